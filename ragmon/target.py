@@ -607,10 +607,12 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
     would otherwise hold it for timeout x tries x questions / concurrency (hours, for a few thousand
     questions). A build that answers keeps being asked them all, so every question it fails on is named,
     until it stops answering at all: once as many questions in a row as are asked at once end with no
-    answer begun (`_Reply.silent`), the rest are not asked either. A build that hung mid-run (a deadlock,
-    a pool of connections used up) had each of them time out, tries times: hours, until the CI job's own
-    limit killed the run, and its report named none of them. Only a question that failed counts, never a
-    timed-out attempt answered on its retry, so a run stopped so had exited 2 anyway.
+    answer begun (`_Reply.silent`) or refused as too many (a 429: a quota used up), the rest are not
+    asked either. A build that hung mid-run (a deadlock, a pool of connections used up) had each of them
+    time out, tries times: hours, until the CI job's own limit killed the run, and its report named none
+    of them; and as a 429 holds every question back, a used-up quota had each refused tries times, one
+    pause after another. Only a question that failed counts, never an attempt answered on its retry, so
+    a run stopped so had exited 2 anyway.
 
     Until it has answered once, a failure of a build still starting is asked again, without counting as a
     retry, until --target-start-wait is over; then the question stops with that said. A published Docker
@@ -664,13 +666,16 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
                     break
                 else:
                     attempt += 1
+                    retry_in = _pause(retry_in, reply.throttled, attempt)
+                if reply.throttled:
+                    slots.hold(retry_in)
                 trace_ids[example.id] = sink.replace(trace_ids[example.id])
                 await asyncio.sleep(retry_in)  # outside the slots: a pause takes no request's place
             if problem is None:
                 answered += 1
             else:
                 failed += 1
-            silent = silent + 1 if problem is not None and reply.silent else 0
+            silent = silent + 1 if problem is not None and (reply.silent or reply.throttled) else 0
             if answered or failed == first_round:
                 known.set()
             if progress is not None:
@@ -696,31 +701,44 @@ def _not_asked(unasked: int, answered: int, first_round: int) -> str:
     if not answered:
         return f" and {unasked} were not asked, as none was answered"
     last = "the last question asked" if first_round == 1 else f"the last {first_round} questions asked"
-    return f" and {unasked} were not asked, as the build stopped answering ({last} got no answer at all)"
+    return (f" and {unasked} were not asked, as the build stopped answering ({last} got no answer: every "
+            f"try timed out, was dropped or was refused as too many)")
 
 
 class _Slots:
     """As many requests in flight at once as --target-concurrency, a question asked again served before
-    any not yet asked. Served in turn, every question of a build that hung was asked before any had used
-    up its retries (each retry waited behind the questions queued at the start), so the build could not
-    be seen to have stopped answering until all had been asked, tries times."""
+    any not yet asked, and none sent while a 429 holds them back (`hold`). Served in turn, every question
+    of a build that hung was asked before any had used up its retries (each retry waited behind the
+    questions queued at the start), so the build could not be seen to have stopped answering until all
+    had been asked, tries times."""
 
     def __init__(self, size: int) -> None:
         self._free = size
         self._waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (deque(), deque())
         """The requests waiting for a slot: those asked again, then those not yet asked."""
+        self._resume_at = -math.inf
+        """When requests may go out again (time.monotonic())."""
 
     @contextlib.asynccontextmanager
     async def taken(self, *, again: bool) -> AsyncIterator[None]:
-        """A slot held for the block; `again` for a question asked before."""
+        """A slot held for the block, entered once no hold is on; `again` for a question asked before."""
         if self._free and not any(self._waiting):
             self._free -= 1
         else:
             await self._queued(self._waiting[not again])
         try:
+            while (held := self._resume_at - time.monotonic()) > 0:  # a hold may be made longer meanwhile
+                await asyncio.sleep(held)
             yield
         finally:
             self._release()
+
+    def hold(self, seconds: float) -> None:
+        """No request goes out for `seconds` from now (longer if held so already). A 429 refuses the rate
+        of requests, not one question: while only its own question waited, the others went out and were
+        refused in turn, each using up its tries, so a build behind a rate limit failed the run at any
+        --target-concurrency."""
+        self._resume_at = max(self._resume_at, time.monotonic() + seconds)
 
     async def _queued(self, queue: deque[asyncio.Future[None]]) -> None:
         """Until `_release` hands this request a slot; cancelled (a stop signal), it hands it on."""
@@ -788,6 +806,8 @@ class _Reply:
     again, and that failure counts."""
     silent: bool = False
     """Whether no answer began: the request was refused, lost or timed out before any status came."""
+    throttled: bool = False
+    """Whether it is a 429: too many requests, from this run as a whole."""
 
 
 STALE_WITHIN = 1.5
@@ -902,10 +922,11 @@ def _replied(response: aiohttp.ClientResponse, head: bytes, whole: bool, target:
     quoted = (_refusal(status, head, whole) if undecodable is None
               else f"HTTP {status} (body not shown: {undecodable})")
     problem = (quoted + _field_hint(status, target.field)
-               + _credentials_hint(status, target.headers))
+               + _credentials_hint(status, target.headers) + _rate_hint(status))
     if status not in _TRANSIENT:
         return _Reply(problem)
-    return _Reply(problem, _retry_after(response.headers.get("Retry-After")), status in _STARTING)
+    return _Reply(problem, _retry_after(response.headers.get("Retry-After")), status in _STARTING,
+                  throttled=status == 429)
 
 
 def _resolved(base: str, location: str) -> str:
@@ -970,6 +991,26 @@ def _credentials_hint(status: int, headers: tuple[tuple[str, str], ...]) -> str:
                 "one 'Name: value' a line, 'Authorization: Bearer <token>' say)")
     return (f" (the build, or a gateway before it, refused the credentials sent: check the headers of "
             f"--target-header-file, {', '.join(name for name, _ in headers)})")
+
+
+def _pause(said: float, throttled: bool, attempt: int) -> float:
+    """Seconds before the `attempt`th retry (from 1): what the answer `said` (`_retry_after`), or for a 429
+    (`throttled`), RETRY_PAUSE doubled for each retry before unless it said longer, at most
+    MAX_RETRY_AFTER. A 429 without Retry-After (AWS API Gateway's throttling, nginx's limit_req) says to
+    slow down, not for how long: at a fixed 0.5 s, every retry fell within a rate limit's window of a
+    second or more."""
+    if not throttled:
+        return said
+    return min(max(said, RETRY_PAUSE * 2 ** (attempt - 1)), MAX_RETRY_AFTER)
+
+
+def _rate_hint(status: int) -> str:
+    """For a 429, what lets the run through a rate limit: more retries, each pause twice the last
+    (`_pause`), or fewer questions at once."""
+    if status != 429:
+        return ""
+    return (" (the build, or a gateway before it, limits how often it is asked: raise --target-retries, "
+            "the pause after each 429 twice the last, or lower --target-concurrency)")
 
 
 def _retry_after(header: str | None) -> float:

@@ -548,6 +548,8 @@ def test_retry_after_is_read_as_seconds_within_bounds(header: str | None, second
     (500, 3, ""), (400, 1, f" {field_hint(400)}"),
     (520, 3, ""), (524, 3, ""), (529, 3, ""),   # a CDN's: its origin broke, timed out; overloaded
     (501, 1, ""), (505, 1, ""), (507, 1, ""),   # not implemented, HTTP version, storage: the same next time
+    (429, 3, " (the build, or a gateway before it, limits how often it is asked: raise --target-retries, the "
+             "pause after each 429 twice the last, or lower --target-concurrency)"),
 ])
 async def test_an_answer_that_keeps_failing_is_reported_with_how_often_it_was_asked(status: int, times: int,
                                                                                    hint: str) -> None:

@@ -304,3 +304,64 @@ async def test_an_answer_that_is_not_http_is_named_so_not_as_an_http_400(answer:
         await server.wait_closed()
     assert str(raised.value) == (f"1 of 1 questions got no answer from {url}: the answer is not HTTP ragmon "
                                  f"can read ({why}): a")
+
+
+async def test_a_rate_limit_without_retry_after_holds_every_question_back_until_it_passes() -> None:
+    # A gateway taking 2 questions in any 0.8 s and refusing the rest with a bare 429, as AWS API Gateway's
+    # throttling or nginx's limit_req do. A 429 held back only its own question: the others went out at
+    # once and were refused too, and each retry came 0.5 s after the last, so q4 and q5 used up their 3
+    # tries within the first second and the run exited 2, at any --target-concurrency. Now a 429 holds
+    # back every question for its pause, which doubles with each retry (0.5 s, then 1 s): every question
+    # is answered by its third try.
+    refused: list[str] = []
+    taken: list[float] = []
+    receiver = free_port()
+    with sdk_tracer(receiver) as tracer:
+        answer = traced_rag(tracer, GOOD_CONTEXTS)
+
+        async def ask(request: web.Request) -> web.StreamResponse:
+            now = time.monotonic()
+            if sum(now - at < 0.8 for at in taken) >= 2:
+                refused.append((await request.json())["question"])
+                return web.Response(status=429, text="Too Many Requests")
+            taken.append(now)
+            return await answer(request)
+
+        golden = [Example(id=f"q{i}", question=f"q{i}") for i in range(6)]
+        async with serving(ask) as url:
+            examples = await asyncio.to_thread(collect, golden, live_target(url, receiver, concurrency=2),
+                                               log=None)
+    assert [(example.id, example.answer) for example in examples] == [(f"q{i}", "Yes.") for i in range(6)]
+    assert len(taken) == 6 and refused  # the limit was met, and waited out
+
+
+async def test_a_build_whose_quota_runs_out_mid_run_is_not_asked_every_question_left() -> None:
+    # The build answers its first two questions, then refuses every request with a bare 429 (a daily quota
+    # used up). As a 429 holds every question back, each question left would be refused tries times, one
+    # held-back pause after another (200 questions: 2 minutes), to exit 2 as the first of them does. As for
+    # a build that stopped answering, once as many questions in a row as are asked at once are refused
+    # every try, no other question is asked.
+    asked: list[str] = []
+
+    async def ask(request: web.Request) -> web.Response:
+        question = (await request.json())["question"]
+        asked.append(question)
+        if question in ("q0", "q1"):
+            return web.json_response({"answer": "Yes."})
+        return web.Response(status=429, text="quota exceeded")
+
+    golden = [Example(id=f"q{i}", question=f"q{i}") for i in range(40)]
+    async with serving(ask) as url:
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, golden, live_target(url, free_port(), concurrency=2, retries=1),
+                                    log=None)
+    refused = sorted({question for question in asked if question not in ("q0", "q1")},
+                     key=lambda question: int(question[1:]))
+    assert 2 <= len(refused) <= 8, refused  # q2 to q5: two refused, two held back meanwhile (or a pair more)
+    assert sorted(asked) == sorted(["q0", "q1", *refused, *refused])  # each asked twice: --target-retries 1
+    assert str(raised.value) == (
+        f"{len(refused)} of 40 questions got no answer from {url} and {38 - len(refused)} were not asked, as "
+        f"the build stopped answering (the last 2 questions asked got no answer: every try timed out, was "
+        f"dropped or was refused as too many): HTTP 429 (quota exceeded) (the build, or a gateway before it, "
+        f"limits how often it is asked: raise --target-retries, the pause after each 429 twice the last, or "
+        f"lower --target-concurrency) (asked 2 times): {', '.join(refused)}")

@@ -235,6 +235,6 @@ async def test_a_build_that_hangs_mid_run_is_not_asked_every_question_left() -> 
             hung.set()
     assert sorted(asked) == ["q0", "q1", "q2", "q2", "q3", "q3", "q4", "q4", "q5", "q5"]
     assert str(raised.value) == (f"4 of 20 questions got no answer from {url} and 14 were not asked, as the "
-                                 f"build stopped answering (the last 2 questions asked got no answer at "
-                                 f"all): no answer within --target-timeout 1.5s (asked 2 times): q2, q3, q4, "
-                                 f"q5")
+                                 f"build stopped answering (the last 2 questions asked got no answer: every "
+                                 f"try timed out, was dropped or was refused as too many): no answer within "
+                                 f"--target-timeout 1.5s (asked 2 times): q2, q3, q4, q5")
