@@ -10,7 +10,10 @@ from pathlib import Path
 
 
 def marked_writes(module: str, function: str) -> str:
-    """The `python -c` program: ragmon's CLI with `ragmon.<module>.<function>` touching ./writing first."""
+    """The `python -c` program: ragmon's CLI with `ragmon.<module>.<function>` touching ./writing first.
+    `cli.main()` as the console script calls it, not `cli.main(sys.argv[1:])`: given argv, main puts the
+    caller's handlers back as it returns, and a second signal sent then (a loaded machine's Ctrl-C twice)
+    killed the child by the signal, -2 where the program exits 130."""
     return f"""
 import pathlib, sys
 from ragmon import cli, {module}
@@ -19,7 +22,7 @@ def writing(*args, **kwargs):
     pathlib.Path("writing").touch()
     write(*args, **kwargs)
 {module}.{function} = writing
-sys.exit(cli.main(sys.argv[1:]))
+sys.exit(cli.main())
 """
 
 
