@@ -44,6 +44,7 @@ from ragmon.cli import (
     note,
     parse_known,
     print_beside,
+    result_final,
     stop_status,
     stopped_by,
     terminated_on_signal,
@@ -858,6 +859,7 @@ def _run(args: argparse.Namespace) -> int:
     incomplete = _incomplete(items, results)
     if args.json is not None:
         _write_json(args.json, as_dict(items, results, error=incomplete, swept=swept))
+    result_final()  # before the table is printed: a signal once the report holds the figures leaves them
     if not args.quiet:
         print_beside(render(items, results, swept), "the figures", (args.json,))
     if incomplete is not None:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Reply
 from pipe_writes import marked_writes, signalled_while_writing
-from test_calibrate import RECORDS, claude_env, verbatim, write_dataset
+from test_calibrate import RECORDS, SENTENCE, claude_env, verbatim, write_dataset
 
 import ragmon
 from ragmon.cli import main
@@ -286,6 +286,38 @@ def test_a_signal_before_the_run_began_replaces_the_report_it_names(tmp_path: Pa
     assert (done.returncode, done.stderr) == (
         143, "ragmon calibrate: terminated (SIGTERM): the JSON report says the run is incomplete\n")
     assert json.loads(report.read_text()) == incomplete("terminated (SIGTERM)")
+
+
+_SIGNALLED_AS_THE_FIGURES_SHOW = """
+import atexit, os, signal, sys
+from ragmon import calibrate, cli
+sig = signal.Signals[sys.argv.pop(1)]
+print_beside = calibrate.print_beside
+def printing(*args, **kwargs):
+    os.kill(os.getpid(), sig)
+    print_beside(*args, **kwargs)
+calibrate.print_beside = printing
+atexit.register(os.kill, os.getpid(), sig)  # again as the interpreter exits, main's handlers put back
+sys.exit(cli.main())  # as the program: given argv, main puts back the caller's handlers
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_a_signal_once_the_report_is_written_leaves_the_runs_figures_and_exit_status(
+        tmp_path: Path, sig: str) -> None:
+    # Before: SIGTERM as the table was printed replaced the complete report just written with one saying
+    # "terminated (SIGTERM)", exit 143, the table never shown; a moment later, the process ended with 143,
+    # no word on stderr, the report saying complete. As `ragmon replay` leaves its reports (5fa09fd).
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    done = subprocess.run([sys.executable, "-c", _SIGNALLED_AS_THE_FIGURES_SHOW, sig, "calibrate", str(data),
+                           "--json", "s.json"], cwd=tmp_path, env=subprocess_env(), capture_output=True,
+                          text=True, timeout=60,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (done.returncode, done.stdout.splitlines()[:1], done.stderr) == (
+        0, ["5 labelled examples: 9 claims, 3 labelled unsupported; 3 responses labelled hallucinated"], "")
+    doc = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
+    assert (doc["complete"], doc["error"], doc["examples"]) == (True, None, 5)
+    assert doc["judges"][0]["sentence"] == SENTENCE
 
 
 def test_a_stop_signal_ends_a_run_waiting_on_a_pipe_nobody_reads(tmp_path: Path) -> None:
