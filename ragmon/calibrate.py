@@ -80,6 +80,7 @@ from ragmon.names import near_miss
 from ragmon.options import (
     check_judge_flags,
     check_stdin_read_once,
+    dataset_name,
     flag_of,
     given_path,
     input_name,
@@ -708,7 +709,7 @@ def sweep(items: Sequence[Labelled], thresholds: Sequence[float] = SWEEP_THRESHO
 # --- CLI -------------------------------------------------------------------------------------------
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("datasets", nargs="+", metavar="DATASET",
+    parser.add_argument("datasets", nargs="+", type=dataset_name, metavar="DATASET",
                         help="labelled examples (ragmon JSONL with labels: {hallucinated, spans}); - reads "
                              "standard input")
     parser.add_argument("--judge", action="append", choices=JUDGES, default=None,

@@ -273,6 +273,15 @@ def byte_size(text: str) -> int:
     return _at_most_largest(value, text)
 
 
+def dataset_name(text: str) -> str:
+    """A dataset's name, for replay and calibrate. Empty (`ragmon replay "$GOLDEN"` with the variable unset)
+    is refused here, as pathlib reads it as `.`: the error was "cannot read dataset: Is a directory",
+    naming no file."""
+    if not text:
+        raise argparse.ArgumentTypeError("empty: name a dataset file, or - for standard input")
+    return text
+
+
 def given_path(text: str) -> Path:
     """A path typed on the command line. Empty (`--baseline "$BASE"` with the variable unset) is refused:
     pathlib reads it as `.`, and a token file was "Is a directory", a --baseline or --capture silently

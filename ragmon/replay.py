@@ -97,6 +97,7 @@ from ragmon.options import (
     byte_size,
     check_judge_flags,
     check_stdin_read_once,
+    dataset_name,
     duration,
     flag_of,
     fraction,
@@ -141,7 +142,7 @@ use, which otherwise only a typo's error lists. Built from the code's own consta
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = EPILOG
-    parser.add_argument("datasets", nargs="+", type=_dataset, metavar="DATASET",
+    parser.add_argument("datasets", nargs="+", type=dataset_name, metavar="DATASET",
                         help="ragmon JSONL, eval-set JSON, trace JSON/JSONL or OTLP/JSON lines, gzipped or "
                              "not; format detected per file; - reads standard input")
     parser.add_argument("--k", type=positive_int, default=5, help="cut-off for retrieval metrics (default 5)")
@@ -226,14 +227,6 @@ def _add_live_settings(live: argparse._ArgumentGroup | argparse.ArgumentParser) 
                       help="a trace is complete this long after its last span once its root has arrived "
                            "(default 10s, twice the OpenTelemetry SDKs' batch delay: a span ended after its "
                            "root's batch left, or by another service, comes up to 5 s after the next)")
-
-
-def _dataset(text: str) -> str:
-    """A dataset's name. Empty (`ragmon replay "$GOLDEN"` with the variable unset) is refused here, as
-    pathlib reads it as `.`: the error was "cannot read dataset: Is a directory", naming no file."""
-    if not text:
-        raise argparse.ArgumentTypeError("empty: name a dataset file, or - for standard input")
-    return text
 
 
 def _add_report_arguments(parser: argparse.ArgumentParser, *, lenient: bool = False) -> None:

@@ -190,6 +190,19 @@ def test_a_refused_command_line_replaces_the_previous_runs_report(
     assert json.loads(report.read_text()) == incomplete(why)
 
 
+def test_an_empty_dataset_name_is_refused_naming_the_argument(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # `ragmon calibrate "$LABELLED"` with the variable unset: pathlib reads "" as ".", and the error was
+    # "cannot read dataset: Is a directory", naming no file (replay's own was fixed in 302626e).
+    report = tmp_path / "s.json"
+    data = previous_run(tmp_path, report)
+    capsys.readouterr()
+    assert main(["calibrate", str(data), "", "--json", str(report)]) == 2
+    why = "argument DATASET: empty: name a dataset file, or - for standard input"
+    assert capsys.readouterr().err.splitlines()[-1] == f"ragmon calibrate: error: {why}"
+    assert json.loads(report.read_text()) == incomplete(why)
+
+
 UNMARKED = '{\n  "examples": 5,\n  "claims": 9,\n  "labelled_unsupported": 3,\n  "judges": []\n}\n'
 """A report as calibrate wrote it before the field `report` said what it was."""
 
