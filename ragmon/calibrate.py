@@ -53,6 +53,7 @@ from ragmon.datasets.fields import json_type
 from ragmon.datasets.locate import LineOf
 from ragmon.errors import InputError, RagmonError, inert, json_escape, printable
 from ragmon.evaluation import (
+    Unreachable,
     awaited,
     check_concurrency,
     checked,
@@ -458,42 +459,53 @@ class _Judged:
     """No judge was asked (`verdicts_without_judge`)."""
 
 
-def _judge_sync(judge: Judge, item: Labelled, skip_errors: bool) -> _Judged:
+def _judge_sync(judge: Judge, item: Labelled, skip_errors: bool, unreachable: Unreachable) -> _Judged:
+    """`unreachable` tells, under `skip_errors`, when to stop calling a judge that was not reached, as
+    `evaluate` does: each example had waited its own timeouts, to be skipped all the same."""
     started = time.perf_counter()
     verdicts: Iterable[ClaimVerdict] | None = verdicts_without_judge(item.example, item.claims)
     if verdicts is not None:
         return _Judged(item, verdicts, None, time.perf_counter() - started, None, free=True)
+    if (why := unreachable.reason(item.example)) is not None:
+        return _Judged(item, None, why, 0.0, None)
     try:
         verdicts = spent(judge.judge(item.example, item.claims))
     except JudgeError as exc:
         if not skip_errors:
             raise
+        unreachable.failed(exc)
         return _Judged(item, None, str(exc), time.perf_counter() - started, None)
+    unreachable.answered()
     return _Judged(item, verdicts, None, time.perf_counter() - started, None)
 
 
-async def _judge_async(judge: Any, item: Labelled, skip_errors: bool) -> _Judged:
+async def _judge_async(judge: Any, item: Labelled, skip_errors: bool, unreachable: Unreachable) -> _Judged:
     """With billed tokens from a judge with `ajudge_with_usage` (the Claude judge); from one with a plain
-    `ajudge`, tokens unknown."""
+    `ajudge`, tokens unknown. `unreachable` as for `_judge_sync`: an example not called was billed nothing."""
     metered = hasattr(judge, "ajudge_with_usage")
     started = time.perf_counter()
     verdicts = verdicts_without_judge(item.example, item.claims)
     if verdicts is not None:
         return _Judged(item, verdicts, None, time.perf_counter() - started, (0, 0), free=True)
+    if (why := unreachable.reason(item.example)) is not None:
+        return _Judged(item, None, why, 0.0, (0, 0) if metered else None)
     try:
         if not metered:
             verdicts = spent(await awaited(judge, judge.ajudge(item.example, item.claims)))
+            unreachable.answered()
             return _Judged(item, verdicts, None, time.perf_counter() - started, None)
         verdicts, usage = await judge.ajudge_with_usage(item.example, item.claims)
     except JudgeError as exc:
         if not skip_errors:
             raise
+        unreachable.failed(exc)
         if not metered:  # no bill to read
             return _Judged(item, None, str(exc), time.perf_counter() - started, None)
         billed = getattr(exc, "usage", None)
         tokens = (billed.input_tokens, billed.output_tokens) if billed else (0, 0)
         return _Judged(item, None, str(exc), time.perf_counter() - started, tokens,
                        billed is None or billed.unanswered > 0)
+    unreachable.answered()
     return _Judged(item, verdicts, None, time.perf_counter() - started,
                    (usage.input_tokens, usage.output_tokens), usage.unanswered > 0,
                    cached=usage.calls == 0)
@@ -529,7 +541,8 @@ def calibrate(judge: Judge | AsyncJudge, items: Sequence[Labelled], *, skip_erro
     workers = _checked_arguments(items, skip_errors, concurrency, prices)
     # The casts are what judge_identity has just checked.
     if not asynchronous:
-        judged = [_judge_sync(cast(Judge, judge), item, skip_errors) for item in items]
+        unreachable = Unreachable()
+        judged = [_judge_sync(cast(Judge, judge), item, skip_errors, unreachable) for item in items]
         return _calibration(judge, name, settings, items, judged, skip_errors, prices)
     try:
         asyncio.get_running_loop()
@@ -574,8 +587,9 @@ def _checked_arguments(items: object, skip_errors: object, concurrency: Supports
 
 async def _acalibrate(judge: AsyncJudge, name: str, settings: Mapping[str, Any], items: Sequence[Labelled],
                       skip_errors: bool, concurrency: int, prices: Prices | None) -> Calibration:
+    unreachable = Unreachable()
     judged = await in_order_until_judge_error(
-        len(items), lambda index: _judge_async(judge, items[index], skip_errors), concurrency)
+        len(items), lambda index: _judge_async(judge, items[index], skip_errors, unreachable), concurrency)
     return _calibration(judge, name, settings, items, judged, skip_errors, prices)
 
 

@@ -429,7 +429,7 @@ def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: Ev
     items = _examples(examples)
     results: list[ExampleResult] = []
     skipped: list[tuple[str, str]] = []
-    unreachable = _Unreachable()
+    unreachable = Unreachable()
     for done, example in enumerate(items, 1):
         if (why := unreachable.reason(example)) is not None:
             skipped.append((example.id, why))
@@ -454,7 +454,7 @@ def _report(recorded: Mapping[str, Any], config: EvalConfig, items: Sequence[Exa
                   config=config, run_warnings=run_warnings(items))
 
 
-class _Unreachable:
+class Unreachable:
     """Whether to stop calling a judge whose service was not reached (`JudgeError.unreachable`) for
     `UNREACHABLE_IN_A_ROW` examples in a row, under `skip_judge_errors`: each took its connection attempts
     (1.3 s on a closed port) or its timeout times its attempts (3 minutes against a server that never
@@ -580,7 +580,7 @@ async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: Eval
     items = _examples(examples)
     done = 0
 
-    unreachable = _Unreachable()
+    unreachable = Unreachable()
 
     async def one(index: int) -> ExampleResult | tuple[str, str]:
         nonlocal done

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Hang, Reply, ToolInput, claims_of, documents_of
+from ports import free_port
 
 from ragmon import datasets
 from ragmon.calibrate import Confusion, acalibrate, calibrate, labelled, load_labelled, match_claims
@@ -1030,6 +1031,25 @@ def test_of_several_judge_errors_the_earliest_examples_is_raised_whatever_came_f
     with pytest.raises(JudgeError) as raised:
         calibrate(Failing(), labelled_records(), concurrency=4)
     assert str(raised.value) == "no verdict for A"
+
+
+def test_a_judge_not_reached_for_3_examples_in_a_row_is_not_called_for_the_rest() -> None:
+    # As evaluate and replay skip since ca478f4: calibrate waited for each example in turn, its connection
+    # attempts on a closed port, or 3 timeouts of 60 s against an API that never answers (1,000 examples at
+    # --llm-concurrency 4: some 12 hours), to list every one skipped.
+    port = free_port()  # nothing listens on it
+    judge = ClaudeJudge(base_url=f"http://127.0.0.1:{port}", api_key="test-key", max_retries=0)
+
+    result = calibrate(judge, labelled_records(), skip_errors=True, concurrency=1)
+
+    assert result.examples == 0
+    assert [example_id for example_id, _ in result.skipped] == ["A", "B", "C", "D", "E"]
+    tried = f"cannot reach the API at http://127.0.0.1:{port}: the request was never sent"
+    assert all(tried in reason for _, reason in result.skipped[:3])
+    for _, reason in result.skipped[3:]:
+        assert reason.startswith("not judged: the judge was not reached for 3 examples in a row")
+        assert reason.endswith(f"the last error: example 'C': Claude judge: {tried} (ConnectError; 1 "
+                               "attempt)")
 
 
 def test_a_numpy_concurrency_is_declared_so_to_a_type_checker() -> None:

@@ -17,8 +17,8 @@ class JudgeError(RagmonError):
     """The judge could not decide. Fail-closed: never read as "supported".
 
     `unreachable` says the judge's service was never reached or never replied (refused, unresolvable, timed
-    out): the next example would wait as long for the same outcome, so `evaluate` told to skip judge errors
-    stops calling the judge after a few of these in a row (`ragmon.evaluation._Unreachable`)."""
+    out): the next example would wait as long for the same outcome, so `evaluate` and `calibrate` told to skip
+    judge errors stop calling the judge after a few of these in a row (`ragmon.evaluation.Unreachable`)."""
 
     unreachable: bool = False
 
