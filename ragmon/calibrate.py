@@ -25,17 +25,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import itertools
 import json
 import os
 import re
 import stat
+import sys
 import time
 import unicodedata
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, SupportsIndex, TypeGuard, cast
+from typing import Any, SupportsIndex, TypeGuard, TypeVar, cast
 
 from ragmon import __version__, datasets
 from ragmon.budget import Prices
@@ -53,13 +55,16 @@ from ragmon.datasets.fields import json_type
 from ragmon.datasets.locate import LineOf
 from ragmon.errors import InputError, RagmonError, inert, json_escape, printable
 from ragmon.evaluation import (
+    Progress,
     Unreachable,
     awaited,
     check_concurrency,
+    check_progress,
     checked,
     example_claims,
     in_order_until_judge_error,
     judge_identity,
+    report_progress,
     spent,
     verdicts_without_judge,
 )
@@ -89,9 +94,11 @@ from ragmon.options import (
     report_file,
     typed_among,
 )
+from ragmon.progress import Progress as ProgressLine
 from ragmon.report.text import clip
 
 JUDGES = ("lexical", "claude")
+T = TypeVar("T")
 
 LabelSpan = tuple[int, int]
 """[start, end) character offsets into the answer."""
@@ -527,9 +534,11 @@ def _verified(judge: Judge | AsyncJudge, judged: _Judged, skip_errors: bool) -> 
 
 
 def calibrate(judge: Judge | AsyncJudge, items: Sequence[Labelled], *, skip_errors: bool = False,
-              concurrency: SupportsIndex = 4, prices: Prices | None = None) -> Calibration:
-    """Judge every item and compare with the labels. The first judge error stops the run (JudgeError,
-    exit 2) unless `skip_errors`, which leaves the example out of this judge's figures and lists it.
+              concurrency: SupportsIndex = 4, prices: Prices | None = None,
+              progress: Progress | None = None) -> Calibration:
+    """Judge every item and compare with the labels, calling `progress(done, total)` after each item if
+    given. The first judge error stops the run (JudgeError, exit 2) unless `skip_errors`, which leaves the
+    example out of this judge's figures and lists it.
 
     A judge with a blocking `judge` is called in turn. One awaited (the Claude judge, or a judge of one's
     own with the coroutine `ajudge` only) is run `concurrency` at once in an event loop of calibrate's
@@ -538,33 +547,39 @@ def calibrate(judge: Judge | AsyncJudge, items: Sequence[Labelled], *, skip_erro
     asynchronous = (hasattr(judge, "ajudge_with_usage")  # the Claude judge: concurrent, and billing tokens
                     or (hasattr(judge, "ajudge") and not hasattr(judge, "judge")))
     name, settings = judge_identity(judge, "ajudge" if asynchronous else "judge")
-    workers = _checked_arguments(items, skip_errors, concurrency, prices)
+    workers = _checked_arguments(items, skip_errors, concurrency, prices, progress)
     # The casts are what judge_identity has just checked.
     if not asynchronous:
         unreachable = Unreachable()
-        judged = [_judge_sync(cast(Judge, judge), item, skip_errors, unreachable) for item in items]
+        judged = []
+        for done, item in enumerate(items, 1):
+            judged.append(_judge_sync(cast(Judge, judge), item, skip_errors, unreachable))
+            if progress is not None:
+                report_progress(progress, done, len(items))
         return _calibration(judge, name, settings, items, judged, skip_errors, prices)
     try:
         asyncio.get_running_loop()
     except RuntimeError:
         return asyncio.run(_closed_after(judge, _acalibrate(cast(AsyncJudge, judge), name, settings, items,
-                                                             skip_errors, workers, prices)))
+                                                             skip_errors, workers, prices, progress)))
     raise RuntimeError(f"calibrate() runs the {name!r} judge in an event loop of its own, and one is "
                        "running here (a notebook's): await ragmon.calibrate.acalibrate(judge, items) instead")
 
 
 async def acalibrate(judge: AsyncJudge, items: Sequence[Labelled], *, skip_errors: bool = False,
-                     concurrency: SupportsIndex = 4, prices: Prices | None = None) -> Calibration:
+                     concurrency: SupportsIndex = 4, prices: Prices | None = None,
+                     progress: Progress | None = None) -> Calibration:
     """`calibrate` awaited, in the caller's event loop (a notebook's): the judge needs the coroutine
     `ajudge`. The judge is left open, as the loop is the caller's: the Claude judge's `aclose()` closes
     its connections."""
     name, settings = judge_identity(judge, "ajudge", "acalibrate awaits judge.ajudge(example, claims), which "
                                     "{} lacks: call calibrate(), which a running event loop can call too")
-    workers = _checked_arguments(items, skip_errors, concurrency, prices)
-    return await _acalibrate(judge, name, settings, items, skip_errors, workers, prices)
+    workers = _checked_arguments(items, skip_errors, concurrency, prices, progress)
+    return await _acalibrate(judge, name, settings, items, skip_errors, workers, prices, progress)
 
 
-def _checked_arguments(items: object, skip_errors: object, concurrency: SupportsIndex, prices: object) -> int:
+def _checked_arguments(items: object, skip_errors: object, concurrency: SupportsIndex, prices: object,
+                       progress: object) -> int:
     """The workers `concurrency` asks for, once every argument is of its declared type, else a TypeError or
     ValueError naming it, before any judge is called: examples passed as they are failed on their first
     attribute ("'Example' object has no attribute 'example'"), the string "no" for `skip_errors` skipped,
@@ -582,14 +597,26 @@ def _checked_arguments(items: object, skip_errors: object, concurrency: Supports
         raise TypeError(f"skip_errors must be True or False, got {skip_errors!r}")
     if prices is not None and not isinstance(prices, Prices):
         raise TypeError(f"prices must be a ragmon.budget.Prices or None, got {type(prices).__name__}")
+    if progress is not None:
+        check_progress(progress)
     return check_concurrency(concurrency)
 
 
 async def _acalibrate(judge: AsyncJudge, name: str, settings: Mapping[str, Any], items: Sequence[Labelled],
-                      skip_errors: bool, concurrency: int, prices: Prices | None) -> Calibration:
+                      skip_errors: bool, concurrency: int, prices: Prices | None,
+                      progress: Progress | None) -> Calibration:
     unreachable = Unreachable()
-    judged = await in_order_until_judge_error(
-        len(items), lambda index: _judge_async(judge, items[index], skip_errors, unreachable), concurrency)
+    done = 0
+
+    async def one(index: int) -> _Judged:
+        nonlocal done
+        judged = await _judge_async(judge, items[index], skip_errors, unreachable)
+        done += 1
+        if progress is not None:
+            report_progress(progress, done, len(items))
+        return judged
+
+    judged = await in_order_until_judge_error(len(items), one, concurrency)
     return _calibration(judge, name, settings, items, judged, skip_errors, prices)
 
 
@@ -713,11 +740,26 @@ class Sweep:
                    key=lambda r: (r.sentence.f1, r.threshold == DEFAULT_THRESHOLD, -r.threshold))
 
 
-def sweep(items: Sequence[Labelled], thresholds: Sequence[float] = SWEEP_THRESHOLDS) -> Sweep:
-    """The lexical judge at each threshold, on claims split once (`Labelled`)."""
-    results = (calibrate(LexicalJudge(threshold), items) for threshold in thresholds)
-    return Sweep(tuple(SweepRow(threshold, r.sentence, r.response)
-                       for threshold, r in zip(thresholds, results, strict=True)))
+def sweep(items: Sequence[Labelled], thresholds: Sequence[float] = SWEEP_THRESHOLDS, *,
+          progress: Progress | None = None) -> Sweep:
+    """The lexical judge at each threshold, on claims split once (`Labelled`), calling `progress(done,
+    total)` after each item at each threshold if given: `total` counts every item once per threshold,
+    51 times by default, as the sweep judges it that often."""
+    if progress is not None:
+        check_progress(progress)
+    total = len(thresholds) * len(items)
+    rows = []
+    for at, threshold in enumerate(thresholds):
+        counted = None if progress is None else _counted_from(progress, at * len(items), total)
+        result = calibrate(LexicalJudge(threshold), items, progress=counted)
+        rows.append(SweepRow(threshold, result.sentence, result.response))
+    return Sweep(tuple(rows))
+
+
+def _counted_from(progress: Progress, before: int, total: int) -> Progress:
+    """`progress` for one threshold's run: its items counted after the `before` judged at the thresholds
+    ahead of it, of the sweep's `total`."""
+    return lambda done, _: progress(before + done, total)
 
 
 # --- CLI -------------------------------------------------------------------------------------------
@@ -844,8 +886,8 @@ def run(args: argparse.Namespace) -> int:
     path, would be read by a publishing step as this run's), and the signal leaves as Stopped, so that the
     log of a cancelled job is told, where it got nothing but exit status 143. As `ragmon replay` does."""
     try:
-        with terminated_on_signal():
-            return _run(args)
+        with terminated_on_signal() as checkpoint:
+            return _run(args, checkpoint)
     except _Incomplete:
         raise
     except (Exception, KeyboardInterrupt) as exc:
@@ -857,10 +899,11 @@ def run(args: argparse.Namespace) -> int:
         raise
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, checkpoint: Callable[[], None]) -> int:
     """Exit 2 when a judge failed on every example it had to judge (with `--judge-errors=skip`), after
     printing and writing what was measured: its figures are all "-", which a script reading exit 0 takes for
-    a calibration, and any comparison with the other judges would be with nothing."""
+    a calibration, and any comparison with the other judges would be with nothing. `checkpoint` is
+    `terminated_on_signal`'s, called after each example (`_progressing`)."""
     _check_json_path(args)
     _check_judge_flags(args)
     _check_sweep(args)
@@ -868,9 +911,13 @@ def _run(args: argparse.Namespace) -> int:
     items = load_labelled(args.datasets)
     # Every judge is built before any judges: a bad option (an unusable --cache-dir) costs nothing yet.
     judges = [_build_judge(name, args, prices) for name in _judges(args)]
-    results = [calibrate(judge, items, skip_errors=args.judge_errors == "skip",
-                         concurrency=args.llm_concurrency, prices=prices) for judge, prices in judges]
-    swept = sweep(items) if args.sweep else None
+    skip = args.judge_errors == "skip"
+    results = [_progressing(args, checkpoint, (f"{judge.name}: judging", f"{judge.name}: judged", "examples"),
+                            functools.partial(calibrate, judge, items, skip_errors=skip,
+                                              concurrency=args.llm_concurrency, prices=prices))
+               for judge, prices in judges]
+    swept = _progressing(args, checkpoint, ("sweeping", "sweep:", "judgements"),
+                         functools.partial(sweep, items)) if args.sweep else None
     incomplete = _incomplete(items, results)
     if args.json is not None:
         _write_json(args.json, as_dict(items, results, error=incomplete, swept=swept))
@@ -880,6 +927,21 @@ def _run(args: argparse.Namespace) -> int:
     if incomplete is not None:
         raise _Incomplete(incomplete)
     return 0
+
+
+def _progressing(args: argparse.Namespace, checkpoint: Callable[[], None], words: tuple[str, str, str],
+                 measure: Callable[..., T]) -> T:
+    """`measure(progress=...)` showing how far it has got on stderr, as replay's scoring does: a bar on a
+    terminal, a line every 30 s in a CI log. Silent until the table, a run of the Claude judge on 1,000
+    examples (4 calls of some 3 s at once: 12 minutes) or a sweep of 3,000 (the lexical judge 51 times:
+    100 s on a busy machine) looked hung in a terminal, and could outlast a CI job's no-output timeout.
+    After each example it also calls `checkpoint`: a SIGTERM whose exception Python dropped in a finalizer
+    stops the run there, not at its end."""
+    progress = ProgressLine(sys.stderr, enabled=not args.quiet, words=words, checkpoint=checkpoint)
+    try:
+        return measure(progress=progress)
+    finally:
+        progress.close()
 
 
 def _incomplete(items: Sequence[Labelled], results: Sequence[Calibration]) -> str | None:

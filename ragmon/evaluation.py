@@ -299,13 +299,13 @@ def _arguments(judge: Judge | AsyncJudge, config: object, progress: object, skip
     if config is not None and not isinstance(config, EvalConfig):
         raise TypeError(f"config must be an EvalConfig or None, got {type(config).__name__}")
     if progress is not None:
-        _check_progress(progress)
+        check_progress(progress)
     if type(skip_judge_errors) is not bool:  # the string "no" is truthy: it skipped
         raise TypeError(f"skip_judge_errors must be True or False, got {skip_judge_errors!r}")
     return {"name": name, **settings}
 
 
-def _check_progress(progress: object) -> None:
+def check_progress(progress: object) -> None:
     """A TypeError unless `progress` can be called as progress(done, total): one taking `done` alone
     failed only once the first example was judged, and under `aevaluate` cancelled the calls in flight.
     An `async def` one is refused too: called and never awaited, it reported nothing, with Python's
@@ -327,7 +327,7 @@ def _check_progress(progress: object) -> None:
         raise TypeError(f"{wanted}, got {called}({', '.join(signature.parameters)}): {exc}") from None
 
 
-def _report_progress(progress: Callable[[int, int], object], done: int, total: int) -> None:
+def report_progress(progress: Callable[[int, int], object], done: int, total: int) -> None:
     if inspect.isawaitable(returned := progress(done, total)):
         raise _unawaited(returned, f"progress must be a function called as progress(done, total), but it "
                                    f"returned {type(returned).__name__}, which is called, not awaited: "
@@ -443,7 +443,7 @@ def evaluate(examples: Iterable[Example], judge: Judge | None = None, config: Ev
                 unreachable.failed(exc)
                 skipped.append((example.id, str(exc)))
         if progress is not None:
-            _report_progress(progress, done, len(items))
+            report_progress(progress, done, len(items))
     return _report(recorded, config, items, results, skipped)
 
 
@@ -599,7 +599,7 @@ async def aevaluate(examples: Iterable[Example], judge: AsyncJudge, config: Eval
                 outcome = (example.id, str(exc))
         done += 1
         if progress is not None:
-            _report_progress(progress, done, len(items))
+            report_progress(progress, done, len(items))
         return outcome
 
     outcomes = await in_order_until_judge_error(len(items), one, workers)

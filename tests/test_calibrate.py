@@ -25,6 +25,7 @@ from ragmon.judges.base import JudgeError
 from ragmon.judges.claude import ClaudeJudge
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Claim, ClaimVerdict, Context, Example
+from ragmon.progress import Progress
 
 
 @pytest.fixture
@@ -1050,6 +1051,36 @@ def test_a_judge_not_reached_for_3_examples_in_a_row_is_not_called_for_the_rest(
         assert reason.startswith("not judged: the judge was not reached for 3 examples in a row")
         assert reason.endswith(f"the last error: example 'C': Claude judge: {tried} (ConnectError; 1 "
                                "attempt)")
+
+
+def test_a_ci_log_is_told_how_far_each_judge_has_got(fake_api: FakeAnthropic, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    # Before: nothing on stderr until the table, however long the run (the Claude judge at 3 s a call on
+    # 1,000 examples, 4 at once: some 12 minutes), where a CI job's no-output timeout ends a silent step;
+    # replay says how far it has got. A line every 30 s in a log (here every example) and, as for replay,
+    # none with --quiet.
+    monkeypatch.setattr(Progress, "LOG_INTERVAL", 0.0)
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = Reply(decide=verbatim)
+    data = write_dataset(tmp_path / "labelled.jsonl", RECORDS)
+    assert main(["calibrate", str(data), "--judge", "lexical", "--judge", "claude", "--llm-concurrency", "1",
+                 "--llm-price-input", "1", "--llm-price-output", "5"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        *(f"lexical: judged {done} of 5 examples" for done in range(1, 6)),
+        *(f"claude: judged {done} of 5 examples" for done in range(1, 6))]
+    assert main(["calibrate", str(data), "--quiet", "--json", str(tmp_path / "r.json")]) == 0
+    assert capsys.readouterr() == ("", "")
+
+
+@pytest.mark.parametrize("judge", [LexicalJudge(), AsyncOnlyVerbatim()], ids=["in turn", "awaited"])
+def test_calibrate_calls_progress_after_each_example(judge: Any) -> None:
+    calls: list[tuple[int, int]] = []
+    calibrate(judge, labelled_records(), progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
+    with pytest.raises(TypeError) as wrong:
+        calibrate(judge, labelled_records(), progress=5)
+    assert str(wrong.value) == "progress must be a function called as progress(done, total), got int"
 
 
 def test_a_numpy_concurrency_is_declared_so_to_a_type_checker() -> None:

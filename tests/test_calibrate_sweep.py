@@ -13,6 +13,7 @@ import pytest
 from test_calibrate_end_to_end import figures
 
 from ragmon.cli import main
+from ragmon.progress import Progress
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENT = "The library opens early. Members borrow books for free. The cafe sells coffee and cake."
@@ -200,3 +201,16 @@ def test_a_threshold_a_variable_sets_is_this_runs_and_the_sweep_still_runs(
     (judge,) = report["judges"]
     assert (judge["settings"], judge["sentence"]) == ({"threshold": 0.70}, figures(4, 1, 0, 3))
     assert report["best"] == 0.61 and len(report["sweep"]) == 51
+
+
+def test_a_sweep_tells_a_ci_log_how_far_it_has_got(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # Before: silent until the table, though the sweep judges every example at each of 51 thresholds (3,000
+    # examples: 100 s here), where a CI job's no-output timeout ends a silent step. A line every 30 s in a
+    # log (here after every judgement): 7 examples at 51 thresholds are 357 judgements.
+    monkeypatch.setattr(Progress, "LOG_INTERVAL", 0.0)
+    assert main(["calibrate", str(write(tmp_path / "labelled.jsonl", RECORDS)), "--sweep"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[:8] == [*(f"lexical: judged {done} of 7 examples" for done in range(1, 8)),
+                         "sweep: 1 of 357 judgements"]
+    assert (len(lines), lines[-1]) == (7 + 357, "sweep: 357 of 357 judgements")

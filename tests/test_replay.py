@@ -40,7 +40,8 @@ from ragmon.evaluation import evaluate, example_claims
 from ragmon.judges.base import JudgeError
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Claim, ClaimVerdict, EvalConfig, Example
-from ragmon.replay import Progress, score_runs
+from ragmon.progress import Progress
+from ragmon.replay import score_runs
 from ragmon.rules import PER_EXAMPLE_RULES, SCORING_RULES
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -48,7 +48,7 @@ from ragmon.demo.app import answered_offline as demo_answers
 from ragmon.demo.rag import Question, build, load_corpus
 from ragmon.errors import RagmonError
 from ragmon.model import Example
-from ragmon.replay import Progress
+from ragmon.progress import Progress
 from ragmon.target import (
     RETRY_PAUSE,
     Target,
