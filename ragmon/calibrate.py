@@ -299,8 +299,8 @@ def _quoted_around(text: str, differ: int) -> str:
 QUOTED = 60
 """Characters of a sentence quoted in a label warning, or in the error for a span whose text is not there."""
 WARNINGS_SHOWN = 10
-"""Label warnings printed; the rest are counted: a file labelled with one systematic slip would bury the
-figures under one line per example."""
+"""Label warnings printed, and examples each judge skipped; the rest are counted: a file labelled with one
+systematic slip would bury the figures under one line per example."""
 
 
 def _label_warnings(named: str, answer: str, claims: Sequence[Claim], spans: Sequence[LabelSpan],
@@ -1109,8 +1109,7 @@ def render(items: Sequence[Labelled], results: Sequence[Calibration], swept: Swe
                       "-" if latency is None else f"{latency * 1000:.1f} ms",
                       "-" if tokens_in is None else f"{least}{tokens_in:,.0f} / {tokens_out:,.0f}",
                       "-" if (cost := r.per_example(r.cost_usd)) is None else f"{least}${cost:.6f}"])
-    notes = "".join(f"skipped {printable(i)} ({r.judge}): {printable(reason)}\n"
-                    for r in results for i, reason in r.skipped)
+    notes = "".join(_skipped_note(r) for r in results)
     warned = summary["label_warnings"]
     notes += "".join(f"warning: {printable(warning)}\n" for warning in warned[:WARNINGS_SHOWN])
     if len(warned) > WARNINGS_SHOWN:
@@ -1183,6 +1182,16 @@ def _advice(best: SweepRow | None, sentences: int) -> str:
             "fits them, not the next answers (on 40 of SALAD dev's answers the best was 0.41, which lost a "
             "third of the recall on the other 40: the README's halves check); check it on labels it was not "
             "chosen on\n")
+
+
+def _skipped_note(r: Calibration) -> str:
+    """The first WARNINGS_SHOWN examples the judge skipped, each with why, and a count of the rest (the JSON
+    report lists every one): an API down for a run of 1,000 examples had printed 1,000 lines after the
+    table, which scrolled out of sight."""
+    lines = "".join(f"skipped {printable(i)} ({r.judge}): {printable(reason)}\n"
+                    for i, reason in r.skipped[:WARNINGS_SHOWN])
+    more = len(r.skipped) - WARNINGS_SHOWN
+    return lines + (f"and {_count(more, 'more example')} skipped by {r.judge}\n" if more > 0 else "")
 
 
 def _without_call_note(r: Calibration) -> str:

@@ -557,6 +557,26 @@ def test_a_judge_that_failed_on_every_example_it_judged_exits_2(fake_api: FakeAn
     assert [s["id"] for s in claude["skipped"]] == ["A", "B", "C"] and lexical["skipped"] == []
 
 
+def test_the_table_names_the_first_ten_examples_a_judge_skipped_and_counts_the_rest(
+        fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Before: a line per skipped example, every one, so an API outage during 1,000 examples printed 1,000
+    # lines after the table, which scrolled out of sight; label warnings were already cut at ten, and
+    # replay's summary names the first few skipped. The JSON report still lists every one.
+    claude_env(monkeypatch, fake_api)
+    fake_api.default = Fail(400, "invalid_request_error")
+    data = write_dataset(tmp_path / "labelled.jsonl", [{**RECORDS[2], "id": f"C{i}"} for i in range(12)])
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(data), "--judge", "claude", "--judge-errors", "skip",
+                 "--llm-price-input", "1", "--llm-price-output", "5", "--json", str(out)]) == 2
+    printed = capsys.readouterr().out.splitlines()
+    skipped = [line for line in printed if line.startswith("skipped ")]
+    assert [line.split(" (claude)")[0] for line in skipped] == [f"skipped C{i}" for i in range(10)]
+    assert printed[printed.index(skipped[-1]) + 1] == "and 2 more examples skipped by claude"
+    (claude,) = json.loads(out.read_text())["judges"]
+    assert [s["id"] for s in claude["skipped"]] == [f"C{i}" for i in range(12)]
+
+
 EMPTY = {"tp": 0, "fp": 0, "fn": 0, "tn": 0, "precision": None, "recall": None, "f1": None, "accuracy": None}
 """The figures of a judge that measured no example."""
 
