@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -345,6 +346,30 @@ def test_a_stop_signal_ends_a_run_waiting_on_a_pipe_nobody_reads(tmp_path: Path)
     status, err = signalled_while_writing(child, tmp_path, signal.SIGTERM)
     assert status == 143
     assert err == "ragmon calibrate: terminated (SIGTERM)\n"  # nothing reached the pipe
+
+
+def test_a_pipe_whose_reader_left_early_is_an_error_not_a_wait_for_another_reader(tmp_path: Path) -> None:
+    # `mkfifo fifo; head -c 100 fifo & ragmon calibrate ... --json fifo`: the report's write failed (EPIPE),
+    # then its error report was written to the same FIFO, waiting in open() for a reader that never came,
+    # and the run hung until a signal; the error was never told. 600 label warnings: a report past the
+    # pipe's 64 KB, so that it cannot all be written before the reader leaves.
+    r = {**RECORDS[0], "labels": {**RECORDS[0]["labels"], "hallucinated": False}}
+    data = write_dataset(tmp_path / "labelled.jsonl", [{**r, "id": f"A{i}"} for i in range(600)])
+    os.mkfifo(tmp_path / "fifo")
+
+    def read_a_little() -> None:
+        with (tmp_path / "fifo").open("rb") as fifo:
+            fifo.read(100)
+
+    reader = threading.Thread(target=read_a_little)
+    reader.start()
+    try:
+        done = subprocess.run([sys.executable, "-m", "ragmon", "calibrate", str(data), "--json", "fifo",
+                               "--quiet"], cwd=tmp_path, env=subprocess_env(), capture_output=True, text=True,
+                              timeout=30)
+    finally:
+        reader.join(30)
+    assert (done.returncode, done.stderr) == (2, "ragmon calibrate: error: fifo: cannot write: Broken pipe\n")
 
 
 def test_a_report_name_too_long_for_the_file_system_is_one_error_line(
