@@ -69,6 +69,7 @@ from ragmon.evaluation import (
     verdicts_without_judge,
 )
 from ragmon.files import (
+    Unwritten,
     check_not_directory,
     existing_file,
     file_at,
@@ -893,7 +894,7 @@ def run(args: argparse.Namespace) -> int:
     except (Exception, KeyboardInterrupt) as exc:
         reason = stopped_by(exc)
         written = _replace_report(args.json, reason, args.datasets,
-                                  wait=not isinstance(exc, KeyboardInterrupt | _Unwritten))
+                                  wait=not isinstance(exc, KeyboardInterrupt | Unwritten))
         if isinstance(exc, KeyboardInterrupt):
             raise Stopped(_stopped_line(reason, written), stop_status(exc)) from None
         raise
@@ -995,7 +996,7 @@ def _replace_report(path: Path | None, message: str, datasets: Sequence[str] = (
     """The report at `path` replaced by one saying the run is incomplete and why (`as_dict` of nothing,
     every key there, empty), when it may be (`_replaceable`); whether it was. Best effort: when the error is
     that the report cannot be written, or another comes up here, the error the user must see is the
-    first. A signal's, and one where the report could not be written (`wait` false: `_Unwritten`), waits for
+    first. A signal's, and one where the report could not be written (`wait` false: `Unwritten`), waits for
     no pipe's reader (`_write_json`)."""
     if path is None or not _replaceable(path, datasets):
         return False
@@ -1034,12 +1035,6 @@ def _replaceable(path: Path, datasets: Sequence[str]) -> bool:
     return not head or _REPORT_MARKER in head or _UNMARKED_REPORT.match(head) is not None
 
 
-class _Unwritten(InputError):
-    """The report could not be written at its path. Its error report waits for no pipe's reader there: a
-    FIFO whose reader left early (`head -c 100 fifo`, EPIPE) had its error report wait in open() for
-    another reader, which never came, and the run hung, its error untold, until a signal."""
-
-
 def _write_json(path: Path, doc: Mapping[str, Any], *, wait: bool = True) -> None:
     """Its directories are made, as a CI job names one it has not (`--json reports/calibration.json`).
     Without `wait`, a pipe with no reader (`mkfifo`) is an error (ENXIO), not a wait for one: after a stop
@@ -1054,7 +1049,7 @@ def _write_json(path: Path, doc: Mapping[str, Any], *, wait: bool = True) -> Non
             with open(path, "w", encoding="utf-8", opener=None if wait else not_waiting) as handle:
                 handle.write(text + "\n")
     except OSError as exc:
-        raise _Unwritten(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
+        raise Unwritten(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
 
 
 def as_dict(items: Sequence[Labelled], results: Sequence[Calibration], *,

@@ -134,6 +134,12 @@ def not_a_directory(path: Path) -> str | None:
     return None
 
 
+class Unwritten(InputError):
+    """A report could not be written at its path. Its error report waits for no pipe's reader there: a
+    FIFO whose reader left early (`head -c 100 fifo`, EPIPE) had its error report wait in open() for
+    another reader, which never came, and the run hung, its error untold, until a signal."""
+
+
 def not_waiting(path: str, flags: int) -> int:
     """An `open` opener that waits for no pipe's reader: a FIFO nobody reads is ENXIO at once (an error
     report written after a stop signal, which nothing may hold up)."""

@@ -61,6 +61,7 @@ from ragmon.example_warnings import (
     unanswerable_warning,
 )
 from ragmon.files import (
+    Unwritten,
     check_not_directory,
     existing_file,
     file_at,
@@ -258,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
     except (Exception, KeyboardInterrupt) as exc:
         reason = stopped_by(exc)
         written = _write_error_reports(_replaceable_reports(args), reason, _run_info(started),
-                                       status=_exit_status(exc))
+                                       status=_exit_status(exc), wait=not isinstance(exc, Unwritten))
         if isinstance(exc, KeyboardInterrupt):
             raise Stopped(_stopped_line(reason, written), stop_status(exc)) from None
         result_final()
@@ -702,15 +703,16 @@ def _write_reports(report: Report, results: Sequence[GateResult], args: argparse
 
 
 def _write_error_reports(args: argparse.Namespace, message: str, run_info: junit.RunInfo, *,
-                         status: int = EXIT_ERROR) -> int:
+                         status: int = EXIT_ERROR, wait: bool = True) -> int:
     """Best effort: when the error is that a report cannot be written, or a second one comes up here,
     the error the user must see is the first. How many files were written. A signal's (`status` 130, 143,
     129) wait for no pipe's reader: its stop signals are ignored by now, and a FIFO nobody reads had held
-    the run in open() for good, stopped by nothing short of SIGKILL."""
+    the run in open() for good, stopped by nothing short of SIGKILL. So do those of a report that could
+    not be written (`wait` false: `Unwritten`)."""
     return _write_all(args, as_json=lambda: json_report.render_error(message),
                as_markdown=lambda: markdown.render_error(message, status=status),
                as_junit=lambda: junit.render_error(message, run=run_info, status=status), best_effort=True,
-               wait=status == EXIT_ERROR)
+               wait=wait and status == EXIT_ERROR)
 
 
 def _write_all(args: argparse.Namespace, *, as_json: Callable[[], Text], as_markdown: Callable[[], str],
@@ -1146,7 +1148,7 @@ def _write(path: Path, content: Text, *, summary: bool = False, wait: bool = Tru
     except OSError as exc:
         why = not_a_directory(path) or exc.strerror or str(exc)
         if not summary:
-            raise InputError(f"cannot write report: {why}", source=str(path)) from None
+            raise Unwritten(f"cannot write report: {why}", source=str(path)) from None
         raise _summary_error(path, _directory_missing(path) if isinstance(exc, FileNotFoundError) else why
                              ) from None
 

@@ -19,6 +19,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import tracemalloc
 import xml.etree.ElementTree as ET
@@ -2516,6 +2517,34 @@ def test_a_stop_signal_ends_a_run_waiting_on_a_pipe_nobody_reads(
     assert exited == status
     # Nothing reached the pipe, so the line does not say "the reports say INCOMPLETE".
     assert err.splitlines()[-1] == f"ragmon replay: {why}"
+
+
+def test_a_pipe_whose_reader_left_early_is_an_error_not_a_wait_for_another_reader(tmp_path: Path) -> None:
+    # `mkfifo fifo; head -c 100 fifo & ragmon replay ... --json fifo`: the report's write failed (EPIPE),
+    # then its error report was written to the same FIFO, waiting in open() for a reader that never came,
+    # and the run hung until a signal; the error was never told. 300 examples: a report past the pipe's
+    # 64 KB, so that it cannot all be written before the reader leaves.
+    text = "Items can be returned within 30 days of delivery."
+    data = tmp_path / "golden.jsonl"
+    data.write_text("".join(json.dumps({"id": f"q{i}", "question": "How long to return?", "answer": text,
+                                        "contexts": [{"id": "d", "text": text}]}) + "\n"
+                            for i in range(300)), encoding="utf-8")
+    os.mkfifo(tmp_path / "fifo")
+
+    def read_a_little() -> None:
+        with (tmp_path / "fifo").open("rb") as fifo:
+            fifo.read(100)
+
+    reader = threading.Thread(target=read_a_little)
+    reader.start()
+    try:
+        done = subprocess.run([sys.executable, "-m", "ragmon", "replay", str(data), "--gate",
+                               "groundedness=0.5", "--json", "fifo", "--quiet"], cwd=tmp_path,
+                              env=clean_env(), capture_output=True, text=True, timeout=30)
+    finally:
+        reader.join(30)
+    assert (done.returncode, done.stderr) == (
+        2, "ragmon replay: error: fifo: cannot write report: Broken pipe\n")
 
 
 @pytest.mark.parametrize("examples", [1, 5])
