@@ -355,3 +355,30 @@ def test_many_articles_found_whole_in_a_long_prompt_are_not_read_for_how_far_eac
     assert example is not None
     assert _support(example) == list(articles)
     assert read == []
+
+
+def test_documents_that_share_no_start_are_spaced_only_as_far_as_tells_them_apart(
+        recorder: Recorder, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Five articles of ~1,500 characters, each opening with words of its own, all given to the model. No
+    # two can share the 256 spaced characters documents are grouped by, which the first 32 already show:
+    # each article is spaced for 64 characters (twice what is kept, as runs of whitespace may shorten it),
+    # not 512. All five count.
+    topics = ("refunds", "shipping", "warranty", "returns", "payments")
+    articles = {f"kb-{topic}": f"{topic.capitalize()} policy, section {n}. " + f"The {topic} rule. " * 70
+                for n, topic in enumerate(topics)}
+    prompt = _numbered(list(articles.values()))
+    trace = _trace(recorder, articles, prompt, "Refunds are given within 30 days.")
+    spaced: list[int] = []
+    squeezed = extract_module._squeezed
+
+    def counted(text: str) -> str:
+        if any(article.startswith(text) for article in articles.values()):
+            spaced.append(len(text))
+        return squeezed(text)
+
+    monkeypatch.setattr(extract_module, "_squeezed", counted)
+    example = extract(trace)
+
+    assert example is not None
+    assert _support(example) == list(articles)
+    assert spaced == [64] * 5
