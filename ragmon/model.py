@@ -419,6 +419,8 @@ def real_as_written(value: object) -> float | None:
     """A real number (`_real`) as the float it was written as (`_as_written`), else None: what a number the
     API takes of numpy's or a database's is read as. NaN for a NaN of any kind: Decimal's signalling NaN
     refuses float()."""
+    if type(value) is float:  # most are: read as it is, without `_real`'s checks against abstract classes
+        return value
     if not _real(value):
         return None
     try:

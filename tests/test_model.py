@@ -136,6 +136,22 @@ def test_a_score_from_a_vector_store_is_taken_as_a_float() -> None:
     assert Context("d1", "t", 3).score == 3  # a plain int or float is kept as given
 
 
+def test_a_float_score_is_kept_without_the_checks_other_numbers_need(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every document extraction reads has a float score: checked against numbers.Real and Decimal (two
+    # abstract classes' instance checks), its Context had taken nearly twice as long to build (8 us
+    # against 4.5 us, same minutes). A float score is stored as it is, NaN and infinities as None.
+    checked: list[object] = []
+    real = ragmon.model._real
+    monkeypatch.setattr(ragmon.model, "_real", lambda value: (checked.append(value), real(value))[1])
+    score = 0.25
+    assert Context("d1", "t", score).score is score
+    assert Context("d1", "t", float("nan")).score is None
+    assert Context("d1", "t", float("-inf")).score is None
+    assert checked == []
+    assert Context("d1", "t", np.float32(0.25)).score == 0.25
+    assert len(checked) == 1
+
+
 def test_a_users_type_checker_takes_the_lists_an_example_takes(tmp_path: Path) -> None:
     # The fields are declared as tuples and a frozenset, so mypy refused the lists the README and the
     # docstring say are taken; the wrong type for a field is still an error.
