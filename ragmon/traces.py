@@ -98,31 +98,40 @@ def footprint(value: Any) -> int:
     bytes of protobuf and over 100 here; a string with one emoji takes 4 bytes a character). Shared
     objects (small ints, None, one resource for many traces) are counted at each use: this errs high."""
     size = _sizeof(value)
-    if type(value) in _SCALARS:
+    kind = type(value)
+    if kind in _SCALARS:
         return size
-    if isinstance(value, list | tuple | frozenset):
-        return size + _contents(value)
-    if isinstance(value, Mapping):
-        return size + sum(map(_str_sizeof, value)) + _contents(value.values())
-    if isinstance(value, SpanEvent):
-        return size + _sizeof(value.name) + _sizeof(value.time_unix_nano) + footprint(value.attributes)
-    fields = getattr(type(value), "__dataclass_fields__", None)
-    if fields is not None:  # an Example and its Contexts, which may hold more than the trace they came from
-        return size + sum(footprint(getattr(value, name)) for name in fields)
-    return size
+    fields = _RECORDS.get(kind)
+    if fields is None:
+        if isinstance(value, list | tuple | frozenset):
+            return size + _contents(value)
+        if kind is dict or isinstance(value, Mapping):
+            return size + sum(map(_str_sizeof, value)) + _contents(value.values())
+        if isinstance(value, SpanEvent):
+            return size + _sizeof(value.name) + _sizeof(value.time_unix_nano) + footprint(value.attributes)
+        fields = _RECORDS[kind] = tuple(getattr(kind, "__dataclass_fields__", ()))
+    # an Example and its Contexts, which may hold more than the trace they came from
+    return size + _contents(getattr(value, name) for name in fields)
 
 
 _sizeof = sys.getsizeof
 _str_sizeof = str.__sizeof__
 """Equal to sys.getsizeof for a str (not tracked by the GC), and three times faster: keys are strs."""
 _SCALARS = frozenset({str, bytes, int, float, bool, type(None)})
+_RECORDS: dict[type, tuple[str, ...]] = {}
+"""The fields `footprint` counts of each type that is none of the containers it knows (none for a type
+that is no dataclass), found once a type rather than by checking the value against each container, one of
+them an abstract class, Mapping."""
 
 
 def _contents(values: Iterable[Any]) -> int:
-    """Attribute values are mostly strings, sized by the fast path."""
+    """Attribute values and a record's fields are mostly strings, sized by the fast path, or other
+    scalars, sized without a call of `footprint` each."""
     size = 0
     for value in values:
-        size += _str_sizeof(value) if type(value) is str else footprint(value)
+        kind = type(value)
+        size += (_str_sizeof(value) if kind is str else _sizeof(value) if kind in _SCALARS
+                 else footprint(value))
     return size
 
 

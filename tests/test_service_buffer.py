@@ -10,20 +10,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections.abc
 import json
 import random
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import ClassVar
 
 import prometheus_client
 import pytest
 from manual_clock import ManualClock
 
+from ragmon import traces as traces_module
 from ragmon.errors import RagmonError
 from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
-from ragmon.model import Example
+from ragmon.model import Context, Example
 from ragmon.otlp.decode import DecodeError, decode_json
 from ragmon.otlp.sink import Refused
 from ragmon.scoring import LaneRefusal, LexicalLane, Scored
@@ -405,6 +409,35 @@ def test_footprint_sizes_the_deepest_nesting_decode_lets_through(kind: str) -> N
         return span_footprint(span) if frames == 0 else at_depth(frames - 1)
 
     assert at_depth(200) > depth * 56
+
+
+class _CountedMapping(type):
+    """A stand-in for Mapping in ragmon.traces that records each value checked against it."""
+
+    checked: ClassVar[list[type]] = []
+
+    def __instancecheck__(cls, value: object) -> bool:
+        _CountedMapping.checked.append(type(value))
+        return isinstance(value, collections.abc.Mapping)
+
+
+def test_an_example_is_sized_field_by_field_without_checking_its_records_against_mapping(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The sidecar sizes every example it scores. Each Context, the Example and its extra dict had been
+    # checked against Mapping (an abstract class) and each string field sized by a call of its own:
+    # sizing a typical example (5 documents) took 21-22 us, now 12-14 us (same minutes). The size is
+    # the same: the example, each field and each Context with its own fields.
+    monkeypatch.setattr(traces_module, "Mapping", _CountedMapping("Mapping", (), {}))
+    contexts = (Context("d1", "Refunds within 30 days.", 0.5), Context("d2", "Shipping takes 5 days."))
+    example = Example("t1", "How long?", contexts, "5 days.", pipeline="shop")
+    sizes = sys.getsizeof
+    expected = (sizes(example) + sizes("t1") + sizes("How long?") + sizes(contexts)
+                + sum(sizes(c) + sizes(c.id) + sizes(c.text) + sizes(c.score) for c in contexts)
+                + sizes("5 days.") + 4 * sizes(None) + sizes("shop") + sizes({}))
+    footprint(example)
+    _CountedMapping.checked.clear()
+    assert footprint(example) == expected
+    assert _CountedMapping.checked == []
 
 
 @pytest.mark.parametrize("seed", range(12))
