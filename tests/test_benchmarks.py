@@ -47,8 +47,8 @@ def _calls(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_the_offline_gate_and_the_sidecar_cost_no_more_calls_than_recorded() -> None:
     # The CI guard on speed: the gate fell from 2,086 to 974 examples/s with every test passing. At that
-    # commit (e4c552e) the replay workload made 1,231 Python and 2,640 builtin calls an example; now 750
-    # and 1,092. A change that costs more on purpose records its figures (`calls.py --record`).
+    # commit (e4c552e) the replay workload made 1,231 Python and 2,640 builtin calls an example; now 730
+    # and 1,072. A change that costs more on purpose records its figures (`calls.py --record`).
     run = _calls("--check")
     assert (run.returncode, run.stderr) == (0, ""), run.stdout
     assert [line.split()[0] for line in run.stdout.splitlines()[1:5]] == ["replay", "pages", "sidecar",
