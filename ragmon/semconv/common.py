@@ -255,13 +255,19 @@ def strings(value: Any) -> list[str]:
     stack = [value]
     while stack:
         item = stack.pop()
+        kind = type(item)
         if isinstance(item, str):
             found.append(item)
-        elif isinstance(item, Mapping):
+        elif kind is dict or (kind not in _NO_MAPPINGS and isinstance(item, Mapping)):
             stack.extend(reversed(list(item.values())))
         elif isinstance(item, list | tuple):
             stack.extend(reversed(item))
     return found
+
+
+_NO_MAPPINGS = frozenset({list, tuple, int, float, bool, type(None)})
+"""JSON's other types, which `strings` tells from a mapping by their type: each checked against Mapping (an
+abstract class), the values of LangChain's JSON inputs had been ~5% of extracting its traces."""
 
 
 def _first_key(obj: Mapping[str, Any], keys: Sequence[str]) -> str | None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import collections.abc
+from typing import TYPE_CHECKING, ClassVar
 
 import pytest
 from agent_apps import support_agent
@@ -16,6 +17,7 @@ from openinference.instrumentation.langchain import LangChainInstrumentor
 from opentelemetry.trace import SpanKind
 
 from ragmon.model import Context
+from ragmon.semconv import common
 from ragmon.semconv.extract import ExtractionError, extract, unasked_note
 
 if TYPE_CHECKING:
@@ -147,3 +149,27 @@ def test_an_agents_answer_is_its_last_turn_not_a_tool_calls_announcement(langcha
     assert example.answer == answer
     assert len(found) == 3
     assert example.contexts == langchain_contexts(found)
+
+
+class _CountedMapping(type):
+    """A stand-in for Mapping in ragmon.semconv.common that records each value checked against it."""
+
+    checked: ClassVar[list[type]] = []
+
+    def __instancecheck__(cls, value: object) -> bool:
+        _CountedMapping.checked.append(type(value))
+        return isinstance(value, collections.abc.Mapping)
+
+
+def test_the_text_of_a_json_input_is_read_without_checking_its_values_against_mapping(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # LangChain records a model's input as the JSON of its messages; every string in it is what the model
+    # was given. Each dict, list, number and null of it had been checked against Mapping, an abstract class
+    # (~5% of extracting a real LangChain trace); JSON's own types are told by their type. The strings
+    # read, in order, are the same.
+    monkeypatch.setattr(common, "Mapping", _CountedMapping("Mapping", (), {}))
+    decoded = {"messages": [[{"lc": 1, "type": "constructor", "kwargs": {"content": "Context: refunds.",
+                                                                         "type": "system"}},
+                             {"lc": 1, "kwargs": {"content": "How long?", "example": False, "id": None}}]]}
+    assert common.strings(decoded) == ["constructor", "Context: refunds.", "system", "How long?"]
+    assert _CountedMapping.checked == []
