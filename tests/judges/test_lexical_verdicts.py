@@ -147,9 +147,9 @@ def test_many_claims_with_verdicts_against_long_pages_are_judged_quickly() -> No
     page = " ".join(f"Laptops are covered by warranty in region {n}." for n in range(199))
     answer = " ".join(["Laptops are covered by warranty."] * 400)
     example = Example("q1", "question?", tuple(Context(f"c{n}", page) for n in range(10)), answer)
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: another process's load on the machine does not count
     verdicts = LexicalJudge().judge(example, split_claims(answer))
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
     assert len(verdicts) == 400 and all(verdict.supported for verdict in verdicts)
 
 

@@ -276,6 +276,6 @@ def test_a_refusal_listing_many_figures_is_read_in_linear_time() -> None:
     (the refusal's one clause, as no comma before a year starts one), failing at the end with no "or", it
     read 1.2 billion characters, some 25 s; read once, the answer is scored in a fraction of a second."""
     answer = "I'm not sure about the years " + ", ".join(["2024"] * 20_000) + "."
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: another process's load on the machine does not count
     assert _score(answer).verdicts == ()
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
