@@ -1343,6 +1343,14 @@ QUANTILE_PANELS = {
 }
 
 
+def quantile_histogram(prefix: str, labels: str, per_minute: dict[str, int]) -> dict[str, str]:
+    """The bucket and count series of histogram `prefix` with `labels` (`a="x",b="y"`), growing by
+    `per_minute` (le -> observations at or below it) each minute."""
+    series = {f'{prefix}_bucket{{{labels},le="{le}"}}': f"0+{n}x30" for le, n in per_minute.items()}
+    series[f"{prefix}_count{{{labels}}}"] = f'0+{per_minute["+Inf"]}x30'
+    return series
+
+
 @pytest.mark.parametrize("title", sorted(QUANTILE_PANELS))
 def test_quantile_panels_are_undefined_without_observations(tmp_path: Path, title: str) -> None:
     """histogram_quantile of a histogram with no observation in the window is NaN, which Grafana (9.3
@@ -1352,23 +1360,52 @@ def test_quantile_panels_are_undefined_without_observations(tmp_path: Path, titl
     there were observations. For the judge panel, the claude judge's histogram stays at 0 beside the
     lexical judge's: only lexical's line."""
     prefix, labels, buckets, quantiles = QUANTILE_PANELS[title]
-    target = f'job="ragmon",instance="a:9464",{labels}'
-    def histogram(per_minute: dict[str, int], target: str = target) -> dict[str, str]:
-        series = {f'{prefix}_bucket{{{target}le="{le}"}}': f"0+{n}x30" for le, n in per_minute.items()}
-        series[f"{prefix}_count{{{target[:-1] if target.endswith(',') else target}}}"] = (
-            f'0+{per_minute["+Inf"]}x30')
-        return series
-
+    target = f'job="ragmon",instance="a:9464",{labels}'.rstrip(",")
     idle = {le: 0 for le in buckets}
     for ref in ("A", "B"):
         expr = substitute(dashboard_target(title, ref)["expr"])
-        promtool_expects(tmp_path, f"count({expr}) or vector(0)", histogram(idle), {"{}": 0})
-        series = histogram(buckets)
-        kept = '{judge="lexical"}' if "by (le, judge)" in expr else "{}"
+        promtool_expects(tmp_path, f"count({expr}) or vector(0)", quantile_histogram(prefix, target, idle),
+                         {"{}": 0})
+        series = quantile_histogram(prefix, target, buckets)
+        kept = '{judge="lexical"}' if re.search(r"by \(le\b[^)]*\bjudge\b", expr) else "{}"
         if title == "Judge latency":
-            series.update(histogram(idle, target.replace('judge="lexical"', 'judge="claude"')))
+            claude = target.replace('judge="lexical"', 'judge="claude"')
+            series.update(quantile_histogram(prefix, claude, idle))
         promtool_expects(tmp_path, expr, series, {kept: quantiles[ref]})
         promtool_expects(tmp_path, f"count({expr})", series, {"{}": 1})
+
+
+@pytest.mark.parametrize("title", sorted(QUANTILE_PANELS))
+def test_quantile_panels_keep_namespaces_apart(tmp_path: Path, title: str) -> None:
+    """With the namespace variable at All, a quantile of staging's and prod's observations pooled is
+    neither environment's figure: a slow staging moved prod's p99. Each quantile panel draws one line a
+    namespace, as the recorded ratios and the rules keep them (`by (namespace, ...)`), and names it. By
+    hand: prod's pod observes what QUANTILE_PANELS says (its quantiles are those worked out there);
+    staging's pod puts all its observations (as many) in the lowest bucket, whose upper bound b gives
+    quantile q at b x q (rank q x n of n, interpolated from 0)."""
+    prefix, labels, buckets, quantiles = QUANTILE_PANELS[title]
+    lowest = next(iter(buckets))
+    staging = {le: buckets["+Inf"] for le in buckets}
+    target = f'job="ragmon",{labels}namespace='
+    series = {**quantile_histogram(prefix, f'{target}"prod",instance="a:9464"', buckets),
+              **quantile_histogram(prefix, f'{target}"staging",instance="s:9464"', staging)}
+    judge = 'judge="lexical",' if title == "Judge latency" else ""
+    for ref, quantile in quantiles.items():
+        target = dashboard_target(title, ref)
+        q = float(re.match(r"histogram_quantile\(([\d.]+),", target["expr"])[1])
+        promtool_expects(tmp_path, substitute(target["expr"]), series, {
+            f'{{{judge}namespace="prod"}}': quantile, f'{{{judge}namespace="staging"}}': float(lowest) * q})
+        assert "{{namespace}}" in target["legendFormat"], (title, ref)
+
+
+def test_score_heatmap_draws_one_namespace_a_panel() -> None:
+    """A heatmap has one bucket row per `le`: it cannot draw two environments side by side, and summed
+    over the namespaces chosen it showed staging's scores and prod's as one distribution. Grafana repeats
+    it for each namespace chosen (each copy reads one, `$namespace` being that namespace), stacked in its
+    column so that the panels beside it keep their place."""
+    panel = score_heatmap()
+    assert panel["repeat"] == "namespace" and panel["repeatDirection"] == "v"
+    assert "$namespace" in panel["title"]
 
 
 def test_buffer_panel_draws_each_pods_own_limit(tmp_path: Path) -> None:
