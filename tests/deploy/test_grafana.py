@@ -158,6 +158,51 @@ def test_judge_variable_offers_the_judges_before_the_first_trace() -> None:
     assert set(exported(live, *listed_by("judge"))) == {"lexical", "claude"}
 
 
+def offered(tmp_path: Path, name: str, variables: dict[str, str], series: dict[str, str],
+            expected: set[str]) -> None:
+    """Checks that the dashboard variable `name` lists `expected` over `series` with the variables before
+    it set to `variables`: Grafana's label_values(selector, label) lists the values of `label` in the
+    series `selector` matches, as `group by (label)` of it does."""
+    selector = re.fullmatch(r"label_values\((.+), \w+\)", variable_definition(name))[1]
+    label = listed_by(name)[1]
+    values = f"group by ({label}) ({substitute(selector, variables)})"
+    promtool_expects(tmp_path, values, series, {f'{{{label}="{value}"}}': 1 for value in expected})
+    promtool_expects(tmp_path, f"count({values})", series, {"{}": len(expected)})
+
+
+def variable_definition(name: str) -> str:
+    return {v["name"]: v for v in dashboard()["templating"]["list"]}[name]["definition"]
+
+
+def test_judge_and_metric_variables_offer_what_the_chosen_namespace_runs(tmp_path: Path) -> None:
+    """staging runs the Claude judge beside the lexical one, prod the lexical judge alone: with prod
+    chosen, the judge selector had offered claude too, whose panels were empty there. The metric
+    selector lists the metrics scored by the chosen judge in the chosen namespaces and pipelines. By
+    hand, prod's lexical judge scores groundedness for support; staging's judges score answer_relevance
+    too, and prod's billing pipeline (not chosen) context_relevance: with prod and support chosen, judge
+    lexical alone, metric groundedness alone."""
+    def calls(namespace: str, judge: str) -> dict[str, str]:
+        return {f'ragmon_judge_requests_total{{job="ragmon",namespace="{namespace}",judge="{judge}",'
+                f'outcome="ok"}}': "0+1x30"}
+
+    def scored(namespace: str, pipeline: str, judge: str, metric: str) -> dict[str, str]:
+        return {f'ragmon_example_score_count{{job="ragmon",namespace="{namespace}",pipeline="{pipeline}",'
+                f'judge="{judge}",metric="{metric}"}}': "0+1x30"}
+
+    series = {**calls("prod", "lexical"), **calls("staging", "lexical"), **calls("staging", "claude"),
+              **scored("prod", "support", "lexical", "groundedness"),
+              **scored("prod", "billing", "lexical", "context_relevance"),
+              **scored("staging", "support", "lexical", "answer_relevance"),
+              **scored("staging", "support", "claude", "answer_relevance")}
+    prod = {**VARIABLES, "$namespace": "prod", "$pipeline": "support", "$judge": "lexical"}
+    offered(tmp_path, "judge", prod, series, {"lexical"})
+    offered(tmp_path, "metric", prod, series, {"groundedness"})
+    offered(tmp_path, "judge", VARIABLES, series, {"lexical", "claude"})
+    names = [v["name"] for v in dashboard()["templating"]["list"]]
+    assert names.index("namespace") < names.index("judge") < names.index("metric")
+    assert names.index("pipeline") < names.index("metric")
+
+
 SELECTOR = re.compile(r"((?:\w+:)?ragmon_\w+(?::\w+)?|\bup\b)(\{[^}]*\})?")
 """A metric (or recorded series) in a query, and its label matchers if any."""
 
@@ -1116,7 +1161,7 @@ def test_quality_panels_never_blend_two_judges() -> None:
     in its result and in its legend."""
     variables = {v["name"]: v for v in dashboard()["templating"]["list"]}
     judge = variables["judge"]
-    assert judge["query"]["query"] == "label_values(ragmon_judge_requests_total, judge)"
+    assert listed_by("judge") == ("ragmon_judge_requests_total", "judge")
     assert not judge["multi"] and not judge.get("includeAll") and judge["current"]["value"] == "lexical"
     blended = []
     for panel in panels():

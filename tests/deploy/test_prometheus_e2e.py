@@ -299,13 +299,14 @@ def assert_panels_draw_what_they_say(query: Query) -> None:
 
 def assert_variables_offer_their_defaults(prometheus: str) -> None:
     """Each variable's label_values() as Grafana asks Prometheus for it (the label's values among the
-    series matched), with All for a multi-value one: the pipeline is offered, no namespace (none here),
-    and a single-value variable offers its default, or every panel reading it is empty on first load."""
+    series matched), with All for a multi-value one and the variables before it as the panels read them:
+    the pipeline is offered, no namespace (none here), and a single-value variable offers its default, or
+    every panel reading it is empty on first load."""
     offered = {}
     for variable in board()["templating"]["list"]:
         match = re.fullmatch(r"label_values\((.+), (\w+)\)", variable["query"]["query"])
         assert match, variable["name"]
-        selector = match[1].replace("$namespace", every_namespace())
+        selector = substitute(match[1], every_namespace())
         url = f"{prometheus}/api/v1/label/{match[2]}/values?" + urllib.parse.urlencode({"match[]": selector})
         offered[variable["name"]] = set(get_json(url)["data"])
     assert offered["namespace"] == set() and offered["pipeline"] == {PIPELINE}
