@@ -1369,6 +1369,42 @@ def test_targets_stat_counts_the_targets_up_and_down(tmp_path: Path) -> None:
     promtool_expects(tmp_path, expr, healthy, {"{}": 0})
 
 
+def stat_shows(title: str, ref_id: str = "A") -> str:
+    """A query whose value at an eval time is what the stat panel `title` shows then: an instant query's
+    result, or for a range query over the dashboard's time range the last of its points (the panels'
+    reducer, lastNotNull), one each 30 s (the datasource's timeInterval)."""
+    (calcs,) = {tuple(stat_panel(title)["options"]["reduceOptions"]["calcs"])}
+    assert calcs == ("lastNotNull",), title
+    target = dashboard_target(title, ref_id)
+    expr = substitute(target["expr"])
+    if target.get("instant") and not target.get("range"):
+        return expr
+    hours = re.fullmatch(r"now-(\d+)h", dashboard()["time"]["from"])[1]
+    return f"last_over_time(({expr})[{hours}h:30s])"
+
+
+def test_stat_panels_show_the_figure_now() -> None:
+    """A stat reduces its query to one figure: a range query's last point is the last figure seen, however
+    long ago, where an instant query gives nothing once nothing reports it."""
+    ranged = [p["title"] for p in panels() if p["type"] == "stat" for t in p["targets"]
+              if t.get("range") or not t.get("instant")]
+    assert ranged == []
+
+
+def test_traces_scored_stat_shows_nothing_once_no_target_reports(tmp_path: Path) -> None:
+    """"Traces scored", scraped each minute. By hand: prod's pod scores 6 traces a minute (0.1 a second)
+    until it is gone at 10m; the stat read 0.1 traces/s at 8m and, a range query reduced to its last
+    point, still 0.1 at 60m, 50 minutes after the last trace was scored anywhere: now No data. A pod that
+    stays up and scores nothing more reads a real 0."""
+    labels = 'job="ragmon",namespace="prod",instance="a:9464",pipeline="support",outcome="scored"'
+    gone = {f"ragmon_traces_total{{{labels}}}": "0+6x10 stale"}
+    shown = stat_shows("Traces scored")
+    promtool_expects(tmp_path, shown, gone, {"{}": 0.1}, "8m")
+    promtool_expects(tmp_path, f"count({shown}) or vector(0)", gone, {"{}": 0}, "60m")
+    idle = {f"ragmon_traces_total{{{labels}}}": "0+6x10 60x50"}
+    promtool_expects(tmp_path, shown, idle, {"{}": 0}, "60m")
+
+
 QUANTILE_PANELS = {
     # Panel: (bucket series prefix, extra labels, le -> increase a minute, quantile -> value by hand).
     # Scores, 3 examples a minute, 1 at or below 0.5, all at or below 1.0. p50: rank 1.5 falls in
