@@ -1029,6 +1029,38 @@ def test_panels_show_the_chosen_namespaces(tmp_path: Path) -> None:
     promtool_expects(tmp_path, f"count({prod})", series, {"{}": 1})
 
 
+AGGREGATION = re.compile(r"\b(?:sum|count|max|min|avg)\b(?: by \(([^)]*)\))? \(")
+
+
+def test_panels_over_time_keep_namespaces_apart() -> None:
+    """Every line a panel over time draws is one namespace's (or one pod's, which is in one namespace),
+    and its legend says which namespace where the line keeps no pod: "Traces by outcome", "Claims:
+    supported vs unsupported", the judge and span panels had summed staging and prod into one line."""
+    pooled, unnamed = [], []
+    for panel in panels():
+        if panel["type"] != "timeseries":
+            continue
+        for target in panel["targets"]:
+            kept = [set(re.split(r",\s*", by or "")) for by in AGGREGATION.findall(target["expr"])]
+            if any(not labels & {"namespace", "instance"} for labels in kept):
+                pooled.append(f'{panel["title"]} {target["refId"]}')
+            elif kept and "instance" not in kept[0] and "{{namespace}}" not in target["legendFormat"]:
+                unnamed.append(f'{panel["title"]} {target["refId"]}')
+    assert pooled == [] and unnamed == []
+
+
+def test_claims_panel_draws_each_namespaces_claims(tmp_path: Path) -> None:
+    """"Claims: supported vs unsupported" with every namespace chosen. By hand, a second each (per minute
+    / 60): staging 7 supported and 3 unsupported claims, prod 34 + 47 = 81 supported and 6 + 3 = 9
+    unsupported; pooled they had read 88 and 12."""
+    expr = substitute(dashboard_target("Claims: supported vs unsupported ($judge)")["expr"])
+    claims = '{{namespace="{}",verdict="{}"}}'.format
+    promtool_expects(tmp_path, expr, CHECKOUT_CLAIMS, {
+        claims("staging", "supported"): 7 / 60, claims("staging", "unsupported"): 3 / 60,
+        claims("prod", "supported"): 81 / 60, claims("prod", "unsupported"): 9 / 60})
+    promtool_expects(tmp_path, f"count({expr})", CHECKOUT_CLAIMS, {"{}": 4})
+
+
 def test_in_flight_panel_draws_the_limits_it_is_read_against(tmp_path: Path) -> None:
     """"In flight and queue depth" draws, beside each pod's traces in flight and each judge's queue, the
     limits the RagmonBackpressure runbook compares them with, named after their flags as "Buffer held"
