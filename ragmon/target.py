@@ -913,7 +913,10 @@ def _replied(response: aiohttp.ClientResponse, head: bytes, whole: bool, target:
     if 300 <= status < 400:
         # The build's, any bytes; an http -> https redirect repeats the URL, its key included.
         location = response.headers.get("Location")
-        shown = "?" if location is None else clip(shown_url(_resolved(target.url, location)), SHOWN_BODY)
+        if location is None:  # "redirect to ?" pointed at a URL to give as --target, and there is none
+            return _Reply(f"HTTP {status} with no Location header, so no URL to follow (is --target the "
+                          f"URL the build answers questions at?)")
+        shown = clip(shown_url(_resolved(target.url, location)), SHOWN_BODY)
         return _Reply(f"HTTP {status} redirect to {shown} (not followed, as it could take the question and "
                       f"any --target-header-file headers to another host: give that URL as --target)")
     if 200 <= status < 300:

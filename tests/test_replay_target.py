@@ -1176,6 +1176,21 @@ async def test_no_redirect_is_followed_to_any_host_and_the_url_to_give_is_named(
         f"as --target): a")
 
 
+async def test_a_redirect_without_a_location_says_so() -> None:
+    # A 304 (or any 3xx) with no Location: there is no URL to give as --target, and "redirect to ?"
+    # pointed at one.
+    async def ask(request: web.Request) -> web.Response:
+        return web.Response(status=304)
+
+    async with serving(ask) as url:
+        with pytest.raises(RagmonError) as raised:
+            await asyncio.to_thread(collect, [Example(id="a", question="q")],
+                                    live_target(url, free_port(), trace_wait=0.2), log=None)
+    assert str(raised.value).endswith(
+        f"1 of 1 questions got no answer from {url}: HTTP 304 with no Location header, so no URL to follow "
+        f"(is --target the URL the build answers questions at?): a")
+
+
 async def test_a_build_that_answers_nothing_is_not_asked_every_question() -> None:
     # Every request outlives --target-timeout (a build whose model backend hangs). With 2 at once and 1
     # retry, the first round is 2 questions x 2 tries; none answered, so the other 8 are not asked: the
