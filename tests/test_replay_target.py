@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import json
 import os
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -79,13 +81,19 @@ DEMO_GOLDEN = Path(__file__).resolve().parent.parent / "examples" / "demo-golden
 """The README's try-it golden set: the demo's questions, with the ids of the policies that answer them."""
 
 
-def run(cmd: list[str], *args: str | Path, cwd: Path,
-        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """`env` is added to an environment free of RAGMON_, OTEL_ and CI settings."""
+def run(cmd: list[str], *args: str | Path, cwd: Path, env: dict[str, str] | None = None,
+        open_files: int | None = None) -> subprocess.CompletedProcess[str]:
+    """`env` is added to an environment free of RAGMON_, OTEL_ and CI settings; `open_files` is the
+    process's limit of open files (`ulimit -n`), when given."""
     env = {**{k: v for k, v in os.environ.items() if not k.startswith(("RAGMON_", "OTEL_"))}, **(env or {})}
     env.pop("GITHUB_STEP_SUMMARY", None)
+    limited = None if open_files is None else functools.partial(limit_open_files, open_files)
     return subprocess.run([*cmd, *map(str, args)], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=90)
+                          timeout=90, preexec_fn=limited)
+
+
+def limit_open_files(count: int) -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 
 
 @contextmanager
@@ -1189,6 +1197,37 @@ async def test_a_redirect_without_a_location_says_so() -> None:
     assert str(raised.value).endswith(
         f"1 of 1 questions got no answer from {url}: HTTP 304 with no Location header, so no URL to follow "
         f"(is --target the URL the build answers questions at?): a")
+
+
+async def test_ragmon_out_of_open_files_is_told_as_its_own_limit_and_not_asked_again(
+        ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # 100 questions at once, each held for a second, under `ulimit -n 64`: ragmon cannot open a socket for
+    # every one. That was "cannot connect to 127.0.0.1:PORT (Too many open files) (asked 3 times)", the
+    # build's fault to read, and asked again as a build's failure.
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text("".join(json.dumps({"id": f"q{i:03d}", "question": f"question {i}?"}) + "\n"
+                              for i in range(100)))
+    asked = 0
+
+    async def ask(request: web.Request) -> web.Response:
+        nonlocal asked
+        asked += 1
+        await asyncio.sleep(1)
+        return web.json_response({"answer": "a"})
+
+    async with serving(ask) as url:
+        done = await asyncio.to_thread(run, ragmon_cmd, "replay", golden, "--target", url,
+                                       "--target-concurrency", "100", "--receiver-listen", "127.0.0.1:0",
+                                       "--trace-wait", "1s", cwd=tmp_path, open_files=64)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    error = done.stderr.splitlines()[-1]
+    port = url.split(":")[2].split("/")[0]
+    reason = (f": ragmon could not open a connection to 127.0.0.1:{port} (Too many open files: ragmon's own "
+              f"limit of open files (ulimit -n 64), not the build's: raise `ulimit -n` or lower "
+              f"--target-concurrency from 100): q")
+    assert reason in error, error
+    failed = int(error.removeprefix("ragmon replay: error: ").split()[0])
+    assert asked == 100 - failed  # each failed question was never sent, nor asked again
 
 
 async def test_a_build_that_answers_nothing_is_not_asked_every_question() -> None:
