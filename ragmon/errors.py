@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 
 def printable(text: str) -> str:
@@ -65,6 +65,17 @@ class InputError(RagmonError):
         # twice; a nested one is ("missing required field 'text' (field 'contexts[0].text')").
         suffix = f" (field {field!r})" if field and not message.endswith(repr(field)) else ""
         super().__init__(f"{prefix}{message}{suffix}")
+
+
+class ExamplesFailed(RagmonError):
+    """The run stopped on what went wrong with some examples. Its one-line message names the commonest
+    reasons and their first ids, counting the rest, as a terminal and a PR comment can take; `failed` is
+    every (example id, reason), for the JSON report: a release engineer re-running or triaging the failed
+    questions had no list of them anywhere."""
+
+    def __init__(self, message: str, failed: Sequence[tuple[str, str]]) -> None:
+        super().__init__(message)
+        self.failed = tuple(failed)
 
 
 class MissingExtra(RagmonError, ImportError):

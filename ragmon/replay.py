@@ -49,7 +49,7 @@ from ragmon.cli import (
 )
 from ragmon.datasets.formats import NEEDS_REVIEW
 from ragmon.datasets.locate import LineOf
-from ragmon.errors import InputError, MissingExtra, RagmonError, printable
+from ragmon.errors import ExamplesFailed, InputError, MissingExtra, RagmonError, printable
 from ragmon.evaluation import aevaluate, evaluate, example_claims, verdicts_without_judge
 from ragmon.example_warnings import (
     LookAlikes,
@@ -259,7 +259,8 @@ def run(args: argparse.Namespace) -> int:
     except (Exception, KeyboardInterrupt) as exc:
         reason = stopped_by(exc)
         written = _write_error_reports(_replaceable_reports(args), reason, _run_info(started),
-                                       status=_exit_status(exc), wait=not isinstance(exc, Unwritten))
+                                       status=_exit_status(exc), wait=not isinstance(exc, Unwritten),
+                                       failed=exc.failed if isinstance(exc, ExamplesFailed) else ())
         if isinstance(exc, KeyboardInterrupt):
             raise Stopped(_stopped_line(reason, written), stop_status(exc)) from None
         result_final()
@@ -703,13 +704,15 @@ def _write_reports(report: Report, results: Sequence[GateResult], args: argparse
 
 
 def _write_error_reports(args: argparse.Namespace, message: str, run_info: junit.RunInfo, *,
-                         status: int = EXIT_ERROR, wait: bool = True) -> int:
+                         status: int = EXIT_ERROR, wait: bool = True,
+                         failed: Sequence[tuple[str, str]] = ()) -> int:
     """Best effort: when the error is that a report cannot be written, or a second one comes up here,
     the error the user must see is the first. How many files were written. A signal's (`status` 130, 143,
     129) wait for no pipe's reader: its stop signals are ignored by now, and a FIFO nobody reads had held
     the run in open() for good, stopped by nothing short of SIGKILL. So do those of a report that could
-    not be written (`wait` false: `Unwritten`)."""
-    return _write_all(args, as_json=lambda: json_report.render_error(message),
+    not be written (`wait` false: `Unwritten`). The JSON one lists every example in `failed`, by id
+and reason; the others, as `message`, name the first few."""
+    return _write_all(args, as_json=lambda: json_report.render_error(message, failed),
                as_markdown=lambda: markdown.render_error(message, status=status),
                as_junit=lambda: junit.render_error(message, run=run_info, status=status), best_effort=True,
                wait=wait and status == EXIT_ERROR)

@@ -58,7 +58,7 @@ import yarl
 from aiohttp import web
 
 from ragmon.datasets.locate import LineOf
-from ragmon.errors import InputError, RagmonError, inert, printable
+from ragmon.errors import ExamplesFailed, InputError, RagmonError, inert, printable
 from ragmon.failures import service_name
 from ragmon.model import Example
 from ragmon.options import Flag, flag_of, shown_address
@@ -493,11 +493,12 @@ async def _collect(golden: Sequence[Example], target: Target, log: TextIO | None
             _tell(log, f"waiting up to {target.start_wait:g}s for {shown_target(target.url)} to answer its "
                        f"first question (--target-start-wait)")
         replies: dict[str, _Reply] = {}
-        failed, stopped = await _ask_all(golden, trace_ids, sink, target, progress, replies)
+        failed, unasked, why = await _ask_all(golden, trace_ids, sink, target, progress, replies)
         if failed:
-            raise RagmonError(f"{len(failed)} of {len(golden)} questions got no answer from "
-                              f"{shown_target(target.url)}"
-                              f"{stopped}: {_by_reason(failed, lines)}")
+            stopped = f" and {len(unasked)} were not asked, {why}" if unasked else ""
+            raise ExamplesFailed(f"{len(failed)} of {len(golden)} questions got no answer from "
+                                 f"{shown_target(target.url)}{stopped}: {_by_reason(failed, lines)}",
+                                 [*failed, *((example_id, f"not asked, {why}") for example_id in unasked)])
         if (undecoded := _undecoded(golden, replies)) is not None:
             _tell(log, undecoded)
         await sink.wait(time.monotonic() + target.trace_wait)
@@ -596,9 +597,9 @@ class _ReceiverFormatter(logging.Formatter):
 
 async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink, target: Target,
                    progress: Callable[[int, int], None] | None,
-                   replies: dict[str, _Reply]) -> tuple[list[tuple[str, str]], str]:
-    """(example id, what went wrong) for every question without a 2xx answer after its retries, and how
-    many questions were not asked and why (` and 6 were not asked, as ...`, or nothing); a retry moves the
+                   replies: dict[str, _Reply]) -> tuple[list[tuple[str, str]], list[str], str]:
+    """(example id, what went wrong) for every question without a 2xx answer after its retries, the ids of
+    the questions not asked, and why they were not (`as none was answered`); a retry moves the
     example to a new trace id, in `trace_ids` and in what `sink` waits for. Each 2xx answer is put in
     `replies`, by example id.
 
@@ -690,20 +691,18 @@ async def _ask_all(golden: Sequence[Example], trace_ids: dict[str, str], sink: T
         problems = await asyncio.gather(*(ask(index, example) for index, example in enumerate(golden)))
     failures = [(example.id, problem) for example, problem in zip(golden, problems, strict=True)
                 if problem and problem is not _NOT_ASKED]
-    unasked = sum(problem is _NOT_ASKED for problem in problems)
-    return failures, _not_asked(unasked, answered, first_round)
+    unasked = [example.id for example, problem in zip(golden, problems, strict=True) if problem is _NOT_ASKED]
+    return failures, unasked, _not_asked(answered, first_round)
 
 
-def _not_asked(unasked: int, answered: int, first_round: int) -> str:
-    """` and N were not asked, as ...` for an error naming the questions without an answer; nothing when
-    every question was asked."""
-    if not unasked:
-        return ""
+def _not_asked(answered: int, first_round: int) -> str:
+    """Why questions were not asked (`as none was answered`), for an error naming the questions without
+    an answer."""
     if not answered:
-        return f" and {unasked} were not asked, as none was answered"
+        return "as none was answered"
     last = "the last question asked" if first_round == 1 else f"the last {first_round} questions asked"
-    return (f" and {unasked} were not asked, as the build stopped answering ({last} got no answer: every "
-            f"try timed out, was dropped or was refused as too many)")
+    return (f"as the build stopped answering ({last} got no answer: every try timed out, was dropped or was "
+            f"refused as too many)")
 
 
 class _Slots:
@@ -1164,8 +1163,8 @@ def _join(golden: Sequence[Example], trace_ids: dict[str, str], sink: TraceSink,
         joined.append(replace(example, contexts=observed.contexts, answer=observed.answer,
                               citations=observed.citations, pipeline=example.pipeline or observed.pipeline))
     if problems:
-        raise RagmonError(f"{len(problems)} of {len(golden)} answers cannot be scored from their traces: "
-                          f"{_by_reason(problems, lines)}{_receiver_problems(sink)}")
+        raise ExamplesFailed(f"{len(problems)} of {len(golden)} answers cannot be scored from their traces: "
+                             f"{_by_reason(problems, lines)}{_receiver_problems(sink)}", problems)
     return joined
 
 

@@ -1262,7 +1262,7 @@ def test_an_error_replaces_the_previous_runs_reports(ragmon_cmd: list[str], tmp_
         "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
-        "skipped": [], "warnings": [], "run_warnings": []}
+        "skipped": [], "failed": [], "warnings": [], "run_warnings": []}
     suite = ET.parse(out / "r.xml").getroot()
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("1", "0", "1")
     error = suite.find("testcase/error")
@@ -1638,7 +1638,7 @@ def test_a_refused_command_line_replaces_the_previous_runs_reports(
         "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": why, "baseline": None, "results": [],
-        "skipped": [], "warnings": [], "run_warnings": []}
+        "skipped": [], "failed": [], "warnings": [], "run_warnings": []}
     quoted = why.replace("http://", "http:&#8203;//")  # a bare URL in Markdown: no link (report tests)
     error_page = ("## ragmon replay: INCOMPLETE\n\nThe run could not complete (exit status 2), so no gate "
                   f"was decided:\n\n> {quoted}\n")
@@ -1697,7 +1697,7 @@ def test_a_refused_command_line_with_a_report_on_a_pipe_exits_instead_of_waiting
         "examples": 0,
         "aggregates": {},
         "gates": [], "passed": False, "complete": False, "error": "unrecognized arguments: --bogus",
-        "baseline": None, "results": [], "skipped": [], "warnings": [], "run_warnings": []}
+        "baseline": None, "results": [], "skipped": [], "failed": [], "warnings": [], "run_warnings": []}
 
 
 def test_a_refused_command_line_with_two_reports_on_one_pipe_writes_the_first_ones_alone(

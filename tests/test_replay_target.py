@@ -261,10 +261,10 @@ def test_refused_requests_and_missing_traces_exit_2(ragmon_cmd: list[str], tmp_p
     receiver, elsewhere = free_port(), free_port()
     with demo_server(ragmon_cmd, "healthy", elsewhere, tmp_path) as url:  # exports where ragmon is not
         wrong_field = run(ragmon_cmd, "replay", questions_only, "--target", url, "--target-field", "query",
-                          "--receiver-listen", f"127.0.0.1:{receiver}", cwd=tmp_path)
+                          "--receiver-listen", f"127.0.0.1:{receiver}", "--json", "field.json", cwd=tmp_path)
         started = time.monotonic()
         no_traces = run(ragmon_cmd, "replay", questions_only, "--target", url, "--receiver-listen",
-                        f"127.0.0.1:{receiver}", "--trace-wait", "1s", cwd=tmp_path)
+                        f"127.0.0.1:{receiver}", "--trace-wait", "1s", "--json", "traces.json", cwd=tmp_path)
         waited = time.monotonic() - started
     assert wrong_field.returncode == 2 and "Traceback" not in wrong_field.stderr
     # The demo answers 400 to a body without "question"; the field ragmon sent is named.
@@ -277,6 +277,16 @@ def test_refused_requests_and_missing_traces_exit_2(ragmon_cmd: list[str], tmp_p
             f"--trace-wait 1s {NOT_ARRIVED}: q01, q02, q03, q04, q05, q06, q07, q08, q09, q10 "
             f"({questions_only} lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10) and 22 more") in no_traces.stderr
     assert waited < 30  # gave up after --trace-wait, not the 30 s default
+    # The JSON reports list every question that stopped the run, those not asked too, where the error
+    # names 10 ids a reason and counts the rest.
+    ids = [f"q{i:02d}" for i in range(1, 33)]
+    refused = report(tmp_path / "field.json")["failed"]
+    assert [entry["id"] for entry in refused] == ids
+    assert all(entry["reason"].startswith("HTTP 400 (") for entry in refused[:4])
+    assert {entry["reason"] for entry in refused[4:]} == {"not asked, as none was answered"}
+    assert report(tmp_path / "traces.json")["failed"] == [
+        {"id": example_id, "reason": f"no span of its trace arrived within --trace-wait 1s {NOT_ARRIVED}"}
+        for example_id in ids]
 
 
 def test_a_build_exporting_to_a_doubled_path_is_told_the_path_its_peer_and_what_to_change(
@@ -1228,6 +1238,38 @@ async def test_ragmon_out_of_open_files_is_told_as_its_own_limit_and_not_asked_a
     assert reason in error, error
     failed = int(error.removeprefix("ragmon replay: error: ").split()[0])
     assert asked == 100 - failed  # each failed question was never sent, nor asked again
+
+
+async def test_every_question_without_an_answer_is_in_the_json_report_by_id_and_reason(
+        ragmon_cmd: list[str], tmp_path: Path) -> None:
+    # 25 questions, all asked at once; the build refuses q00-q11 with 400 and q12-q23 with 404, and
+    # answers q24 (without a trace). The terminal and the Markdown report name 10 ids a reason and
+    # count the rest; the JSON report had the one-line error alone, so no report listed q10, q11, q22, q23.
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text("".join(json.dumps({"id": f"q{i:02d}", "question": f"question {i}?"}) + "\n"
+                              for i in range(25)))
+
+    async def ask(request: web.Request) -> web.Response:
+        number = int((await request.json())["question"].split()[1].rstrip("?"))
+        if number == 24:
+            return web.json_response({"answer": "a"})
+        return web.Response(status=400 if number < 12 else 404, text="no")
+
+    async with serving(ask) as url:
+        done = await asyncio.to_thread(run, ragmon_cmd, "replay", golden, "--target", url,
+                                       "--target-concurrency", "25", "--receiver-listen", "127.0.0.1:0",
+                                       "--trace-wait", "1s", "--json", "r.json", "--markdown", "r.md",
+                                       cwd=tmp_path)
+    assert done.returncode == 2
+    refused, missing = f"HTTP 400 (no) {field_hint(400)}", "HTTP 404 (no)"
+    assert f"{refused}: q00, q01, q02, q03, q04, q05, q06, q07, q08, q09 (" in done.stderr
+    assert ") and 2 more; " in done.stderr and "q10" not in done.stderr
+    assert "q10" not in (tmp_path / "r.md").read_text()
+    doc = report(tmp_path / "r.json")
+    assert doc["complete"] is False and doc["error"] == done.stderr.splitlines()[-1].removeprefix(
+        "ragmon replay: error: ")
+    assert doc["failed"] == ([{"id": f"q{i:02d}", "reason": refused} for i in range(12)]
+                             + [{"id": f"q{i:02d}", "reason": missing} for i in range(12, 24)])
 
 
 async def test_a_build_that_answers_nothing_is_not_asked_every_question() -> None:

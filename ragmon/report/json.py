@@ -63,6 +63,7 @@ def to_dict(report: Report, gates: Sequence[GateResult], *, incomplete: str | No
         "baseline": None if comparison is None else _baseline(comparison, gates),
         "results": [_result(r) for r in report.results],
         "skipped": [{"id": example_id, "reason": reason} for example_id, reason in report.skipped],
+        "failed": [],
         "warnings": [{"id": example_id, "warning": warning} for example_id, warning in report.warnings],
         "run_warnings": list(run_warnings),
     }
@@ -82,13 +83,16 @@ def pieces(report: Report, gates: Sequence[GateResult], *, incomplete: str | Non
                             run_warnings=run_warnings))
 
 
-def render_error(message: str) -> str:
+def render_error(message: str, failed: Sequence[tuple[str, str]] = ()) -> str:
     """A run that stopped before it had figures (bad input, an unreachable target, a judge error): every
-    key of a full report, empty, so `jq '.results[]'` or `.gates | length` still work on it."""
+    key of a full report, empty, so `jq '.results[]'` or `.gates | length` still work on it; `failed`, the
+    (example id, reason) of every example that stopped it (`ExamplesFailed`), which `message` counts
+    past the first few."""
     return "".join(_encoded({"report_format": REPORT_FORMAT, "ragmon_version": __version__,
                    "scoring_rules": SCORING_RULES, "judge": {}, "k": None,
                    "confidence": None, "examples": 0, "aggregates": {}, "gates": [], "passed": False,
                    "complete": False, "error": message, "baseline": None, "results": [], "skipped": [],
+                   "failed": [{"id": example_id, "reason": reason} for example_id, reason in failed],
                    "warnings": [], "run_warnings": []}))
 
 

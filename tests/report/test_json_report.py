@@ -44,7 +44,7 @@ def test_schema_keys_and_types(report: Report, gates: tuple[GateResult, ...]) ->
     doc = json.loads(render(report, gates), parse_constant=_no_nan)
     assert set(doc) == {"report_format", "ragmon_version", "scoring_rules", "judge", "k", "confidence",
                         "examples", "aggregates", "gates", "passed", "complete", "error", "baseline",
-                        "results", "skipped", "warnings", "run_warnings"}
+                        "results", "skipped", "failed", "warnings", "run_warnings"}
     assert doc["report_format"] == 1
     assert doc["judge"] == {"name": "lexical", "threshold": 0.6}
     assert (doc["k"], doc["confidence"], doc["examples"], doc["passed"]) == (5, 0.95, 5, False)
@@ -128,7 +128,7 @@ def test_an_error_report_has_every_key_and_no_figures() -> None:
                    "judge": {}, "k": None,
                    "confidence": None, "examples": 0, "aggregates": {}, "gates": [], "passed": False,
                    "complete": False, "error": "data.jsonl:3: invalid JSON", "baseline": None, "results": [],
-                   "skipped": [], "warnings": [], "run_warnings": []}
+                   "skipped": [], "failed": [], "warnings": [], "run_warnings": []}
 
 
 def test_a_warning_of_the_run_is_apart_from_the_examples_warnings(report: Report) -> None:
