@@ -441,8 +441,8 @@ def _check_questions(golden: Sequence[Example], lines: Lines | None) -> None:
     blank = [(example.id, "empty or blank, so the build would be asked nothing")
              for example in golden if not example.question.strip()]
     if blank:
-        raise InputError(f"{len(blank)} of {len(golden)} questions cannot be asked: "
-                         f"{_by_reason(blank, lines)}")
+        raise ExamplesFailed(f"{len(blank)} of {len(golden)} questions cannot be asked: "
+                             f"{_by_reason(blank, lines)}", blank)
 
 
 def new_trace_id() -> str:

@@ -4,6 +4,7 @@ question is asked, and a mistake is one line naming it, exit 2, never a tracebac
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 from pathlib import Path
@@ -14,7 +15,7 @@ from ports import free_port
 from test_replay_target import live_target, run, serving
 
 from ragmon.cli import main
-from ragmon.errors import InputError, RagmonError
+from ragmon.errors import ExamplesFailed, RagmonError
 from ragmon.model import Example
 from ragmon.target import collect
 
@@ -58,7 +59,7 @@ async def test_a_blank_golden_question_is_refused_before_the_build_is_asked_anyt
     golden = [Example(id="a", question="When do you open?"), Example(id="b", question=""),
               Example(id="c", question=" \t\n")]
     async with serving(ask) as url:
-        with pytest.raises(InputError) as raised:
+        with pytest.raises(ExamplesFailed) as raised:
             await asyncio.to_thread(collect, golden, live_target(url, free_port()), log=None)
     assert asked == []
     assert str(raised.value) == ("2 of 3 questions cannot be asked: empty or blank, so the build would be "
@@ -84,11 +85,15 @@ def test_a_blank_question_is_named_by_its_golden_file_and_line(in_tmp: Path,
     (in_tmp / "g.json").write_text('[\n {"id": "c", "question": "q"},\n {"id": "d", "question": " "}\n]\n',
                                    encoding="utf-8")
     argv = ["replay", "g.jsonl", "g.json", "--target", f"http://127.0.0.1:{free_port()}/ask",
-            "--receiver-listen", "127.0.0.1:0"]
+            "--receiver-listen", "127.0.0.1:0", "--json", "r.json"]
     assert main(argv) == 2
     assert capsys.readouterr().err == (
         "ragmon replay: error: 2 of 4 questions cannot be asked: empty or blank, so the build would be asked "
         "nothing: b, d (g.jsonl:3 and g.json:3)\n")
+    # The JSON report lists them too, as it lists every question that stopped a run.
+    blank = "empty or blank, so the build would be asked nothing"
+    assert json.loads((in_tmp / "r.json").read_text())["failed"] == [{"id": "b", "reason": blank},
+                                                                     {"id": "d", "reason": blank}]
 
 
 def test_questions_without_an_answer_are_named_by_their_lines_ten_at_most(
