@@ -1,5 +1,5 @@
-"""A `ragmon` child that marks the moment it starts writing a report, for tests that signal it while open()
-waits for a FIFO's reader (replay's and calibrate's reports alike)."""
+"""`ragmon` children signalled while open() waits for a FIFO's reader, or signalling themselves as they print
+a run's figures, for tests of stop signals (replay's and calibrate's alike)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,24 @@ def writing(*args, **kwargs):
     pathlib.Path("writing").touch()
     write(*args, **kwargs)
 {module}.{function} = writing
+sys.exit(cli.main())
+"""
+
+
+def signalled_as_it_prints(module: str) -> str:
+    """The `python -c` program: ragmon's CLI signalling itself (the signal's name its first argument) as
+    `ragmon.<module>.print_beside` shows the run's figures, and again as the interpreter exits, when main's
+    handlers are put back. `cli.main()` as the program: given argv, main puts back the caller's handlers."""
+    return f"""
+import atexit, os, signal, sys
+from ragmon import cli, {module}
+sig = signal.Signals[sys.argv.pop(1)]
+print_beside = {module}.print_beside
+def printing(*args, **kwargs):
+    os.kill(os.getpid(), sig)
+    print_beside(*args, **kwargs)
+{module}.print_beside = printing
+atexit.register(os.kill, os.getpid(), sig)
 sys.exit(cli.main())
 """
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Reply
-from pipe_writes import marked_writes, signalled_while_writing
+from pipe_writes import marked_writes, signalled_as_it_prints, signalled_while_writing
 from test_calibrate import RECORDS, SENTENCE, claude_env, verbatim, write_dataset
 
 import ragmon
@@ -302,18 +302,7 @@ def test_a_signal_before_the_run_began_replaces_the_report_it_names(tmp_path: Pa
     assert json.loads(report.read_text()) == incomplete("terminated (SIGTERM)")
 
 
-_SIGNALLED_AS_THE_FIGURES_SHOW = """
-import atexit, os, signal, sys
-from ragmon import calibrate, cli
-sig = signal.Signals[sys.argv.pop(1)]
-print_beside = calibrate.print_beside
-def printing(*args, **kwargs):
-    os.kill(os.getpid(), sig)
-    print_beside(*args, **kwargs)
-calibrate.print_beside = printing
-atexit.register(os.kill, os.getpid(), sig)  # again as the interpreter exits, main's handlers put back
-sys.exit(cli.main())  # as the program: given argv, main puts back the caller's handlers
-"""
+_SIGNALLED_AS_THE_FIGURES_SHOW = signalled_as_it_prints("calibrate")
 
 
 @pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])

@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Reply
 from manual_clock import ManualClock
-from pipe_writes import marked_writes, signalled_while_writing
+from pipe_writes import marked_writes, signalled_as_it_prints, signalled_while_writing
 
 import ragmon
 from ragmon import replay as replay_module
@@ -2468,18 +2468,7 @@ def test_a_signal_mid_run_is_told_in_the_log_and_its_repeat_does_not_stop_the_re
     assert f'message="{why}"' in (tmp_path / "r.xml").read_text(encoding="utf-8")
 
 
-_SIGNALLED_AS_THE_VERDICT_SHOWS = """
-import atexit, os, signal, sys
-from ragmon import cli, replay
-sig = signal.Signals[sys.argv.pop(1)]
-print_beside = replay.print_beside
-def printing(*args, **kwargs):
-    os.kill(os.getpid(), sig)
-    print_beside(*args, **kwargs)
-replay.print_beside = printing
-atexit.register(os.kill, os.getpid(), sig)  # again as the interpreter exits, main's handlers put back
-sys.exit(cli.main())  # as the program: given argv, main puts back the caller's handlers
-"""
+_SIGNALLED_AS_THE_VERDICT_SHOWS = signalled_as_it_prints("replay")
 
 
 @pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
