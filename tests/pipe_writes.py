@@ -3,8 +3,11 @@ a run's figures, for tests of stop signals (replay's and calibrate's alike)."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
 
@@ -59,3 +62,22 @@ def signalled_while_writing(child: subprocess.Popen[str], where: Path, sig: sign
         child.kill()
         err = child.communicate()[1]
     return status, err
+
+
+def beside_a_reader_that_leaves(args: list[str], where: Path,
+                                env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`python -m ragmon ARGS` run in `where`, whose `fifo` (made here) a reader reads 100 bytes of and
+    leaves, as `head -c 100 fifo` does."""
+    os.mkfifo(where / "fifo")
+
+    def read_a_little() -> None:
+        with (where / "fifo").open("rb") as fifo:
+            fifo.read(100)
+
+    reader = threading.Thread(target=read_a_little)
+    reader.start()
+    try:
+        return subprocess.run([sys.executable, "-m", "ragmon", *args], cwd=where, env=env,
+                              capture_output=True, text=True, timeout=30)
+    finally:
+        reader.join(30)

@@ -9,14 +9,18 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Reply
-from pipe_writes import marked_writes, signalled_as_it_prints, signalled_while_writing
+from pipe_writes import (
+    beside_a_reader_that_leaves,
+    marked_writes,
+    signalled_as_it_prints,
+    signalled_while_writing,
+)
 from test_calibrate import RECORDS, SENTENCE, claude_env, verbatim, write_dataset
 
 import ragmon
@@ -344,20 +348,8 @@ def test_a_pipe_whose_reader_left_early_is_an_error_not_a_wait_for_another_reade
     # pipe's 64 KB, so that it cannot all be written before the reader leaves.
     r = {**RECORDS[0], "labels": {**RECORDS[0]["labels"], "hallucinated": False}}
     data = write_dataset(tmp_path / "labelled.jsonl", [{**r, "id": f"A{i}"} for i in range(600)])
-    os.mkfifo(tmp_path / "fifo")
-
-    def read_a_little() -> None:
-        with (tmp_path / "fifo").open("rb") as fifo:
-            fifo.read(100)
-
-    reader = threading.Thread(target=read_a_little)
-    reader.start()
-    try:
-        done = subprocess.run([sys.executable, "-m", "ragmon", "calibrate", str(data), "--json", "fifo",
-                               "--quiet"], cwd=tmp_path, env=subprocess_env(), capture_output=True, text=True,
-                              timeout=30)
-    finally:
-        reader.join(30)
+    done = beside_a_reader_that_leaves(["calibrate", str(data), "--json", "fifo", "--quiet"], tmp_path,
+                                       subprocess_env())
     assert (done.returncode, done.stderr) == (2, "ragmon calibrate: error: fifo: cannot write: Broken pipe\n")
 
 

@@ -19,7 +19,6 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 import tracemalloc
 import xml.etree.ElementTree as ET
@@ -30,7 +29,12 @@ from typing import Any
 import pytest
 from fakes.anthropic_server import Fail, FakeAnthropic, Reply
 from manual_clock import ManualClock
-from pipe_writes import marked_writes, signalled_as_it_prints, signalled_while_writing
+from pipe_writes import (
+    beside_a_reader_that_leaves,
+    marked_writes,
+    signalled_as_it_prints,
+    signalled_while_writing,
+)
 
 import ragmon
 from ragmon import replay as replay_module
@@ -2518,20 +2522,8 @@ def test_a_pipe_whose_reader_left_early_is_an_error_not_a_wait_for_another_reade
     data.write_text("".join(json.dumps({"id": f"q{i}", "question": "How long to return?", "answer": text,
                                         "contexts": [{"id": "d", "text": text}]}) + "\n"
                             for i in range(300)), encoding="utf-8")
-    os.mkfifo(tmp_path / "fifo")
-
-    def read_a_little() -> None:
-        with (tmp_path / "fifo").open("rb") as fifo:
-            fifo.read(100)
-
-    reader = threading.Thread(target=read_a_little)
-    reader.start()
-    try:
-        done = subprocess.run([sys.executable, "-m", "ragmon", "replay", str(data), "--gate",
-                               "groundedness=0.5", "--json", "fifo", "--quiet"], cwd=tmp_path,
-                              env=clean_env(), capture_output=True, text=True, timeout=30)
-    finally:
-        reader.join(30)
+    done = beside_a_reader_that_leaves(["replay", str(data), "--gate", "groundedness=0.5", "--json", "fifo",
+                                        "--quiet"], tmp_path, clean_env())
     assert (done.returncode, done.stderr) == (
         2, "ragmon replay: error: fifo: cannot write report: Broken pipe\n")
 
