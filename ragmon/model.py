@@ -316,6 +316,10 @@ class Claim:
 
     __repr__ = _bounded_repr
 
+    def __reduce__(self) -> tuple[type[Claim], tuple[str, int, int]]:
+        """Pickled as its constructor's arguments, as `ClaimVerdict` is."""
+        return Claim, (self.text, self.start, self.end)
+
 
 @dataclass(frozen=True, slots=True)
 class ClaimVerdict:
@@ -327,6 +331,13 @@ class ClaimVerdict:
     reason: str | None = None
 
     __repr__ = _bounded_repr
+
+    def __reduce__(self) -> tuple[type[ClaimVerdict], tuple[Claim, bool, tuple[str, ...], str | None]]:
+        """Pickled as its constructor's arguments: each of a lexical worker's results comes back to the
+        sidecar's main process pickled (`ragmon.scoring.read_result`), and a frozen slotted dataclass
+        otherwise unpickles through `dataclasses.fields` and `object.__setattr__` for each field, ~2% of
+        the main process's CPU."""
+        return ClaimVerdict, (self.claim, self.supported, self.supporting_ids, self.reason)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import shutil
 import subprocess
 import sys
@@ -469,3 +470,17 @@ def test_a_decimal_confidence_outside_0_1_is_the_usual_value_error(level: Decima
     with pytest.raises(ValueError) as error:
         EvalConfig(confidence=level)  # type: ignore[arg-type]
     assert str(error.value) == f"EvalConfig.confidence must be a number in (0, 1), got {level!r}"
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_a_verdict_pickles_back_to_the_same_values(protocol: int) -> None:
+    """A lexical worker's verdicts come back to the sidecar pickled (`ragmon.scoring.read_result`), each
+    built again from its constructor's arguments: every field, defaults and None included, is kept."""
+    verdicts = (ClaimVerdict(Claim("The sky is blue.", 0, 16), True, ("d1", "d2"), "d1 says so"),
+                ClaimVerdict(Claim("Grass is red.", 17, 30), False))
+    back = pickle.loads(pickle.dumps(verdicts, protocol))
+    assert back == verdicts
+    fields = [(v.claim.text, v.claim.start, v.claim.end, v.supported, v.supporting_ids, v.reason)
+              for v in back]
+    assert fields == [("The sky is blue.", 0, 16, True, ("d1", "d2"), "d1 says so"),
+                      ("Grass is red.", 17, 30, False, (), None)]
