@@ -340,16 +340,20 @@ class LexicalLane:
                                    initargs=(self.threshold, self._spill, self.share))
         # concurrent.futures names its workers nowhere public before Python 3.14 (and there to kill them).
         self._workers[pool] = getattr(pool, "_processes", {})
-        # A forkserver pool starts a worker per call only while none is idle: four warm-up calls could meet
-        # three workers (one finished its call before the fourth was sent), the fourth then started by the
-        # first burst of traffic, paying its start-up there. Start them all now, as a "fork" pool does.
-        getattr(pool, "_launch_processes", lambda: None)()
         return pool
 
     async def start(self) -> None:
         self._pool = self._new_pool()
         loop = asyncio.get_running_loop()
         pool = self._pool
+        # A forkserver pool starts a worker per call only while none is idle: four warm-up calls could meet
+        # three workers (one finished its call before the fourth was sent), the fourth then started by the
+        # first burst of traffic, paying its start-up there. Start them all now, as a "fork" pool does. Here
+        # only, where calls follow at once: the pool's manager thread, which tells workers to end, starts
+        # with the first call, and workers of a replacement pool closed before any call would be left
+        # waiting for one, the process's exit joining them for ever; and a broken pool's replacement must
+        # not start a worker before the dead one's status is read (`_broke`).
+        getattr(pool, "_launch_processes", lambda: None)()
         pids = await asyncio.gather(*(loop.run_in_executor(pool, os.getpid) for _ in range(self.workers)))
         # Every worker the pool started, not only those that answered: one idle worker answered all four
         # calls, and a worker's later death line named a pid the start-up line never had.
