@@ -873,7 +873,7 @@ async def _ask(session: aiohttp.ClientSession, target: Target, question: str, tr
         # A TLS failure is the same every time: a URL or certificate to fix, not a build to wait for.
         where = exc.host if exc.port is None else shown_address(exc.host, exc.port)  # [::1]:8080
         if exc.os_error.errno in _OUT_OF_FILES:
-            return _Reply(_out_of_files(exc.os_error, where, target.concurrency))
+            return _Reply(_out_of_files(exc.os_error.errno, where, target.concurrency))
         refused = not isinstance(exc, aiohttp.ClientSSLError)
         return _Reply(f"cannot connect to {where} ({_connect_problem(exc.os_error)})", RETRY_PAUSE,
                       refused, silent=refused)
@@ -1103,15 +1103,15 @@ _OUT_OF_FILES = (errno.EMFILE, errno.ENFILE)
 """The errnos of a socket this process could not open: a limit of ragmon's, not of the build's."""
 
 
-def _out_of_files(error: OSError, where: str, concurrency: int) -> str:
+def _out_of_files(code: int, where: str, concurrency: int) -> str:
     """What a question is told when ragmon could not open a socket to ask it: "cannot connect to
     127.0.0.1:8080 (Too many open files)" read as the build's fault, and was asked again as a build's
     failure, though no request had left. Not asked again: the limit stays for the run."""
     limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     shown = "unlimited" if limit == resource.RLIM_INFINITY else str(limit)
-    whose = (f"ragmon's own limit of open files (ulimit -n {shown})" if error.errno == errno.EMFILE
+    whose = (f"ragmon's own limit of open files (ulimit -n {shown})" if code == errno.EMFILE
              else "the open-files limit of the machine ragmon runs on")
-    return (f"ragmon could not open a connection to {where} ({os.strerror(error.errno)}: {whose}, not the "
+    return (f"ragmon could not open a connection to {where} ({os.strerror(code)}: {whose}, not the "
             f"build's: raise `ulimit -n` or lower --target-concurrency from {concurrency})")
 
 
