@@ -8,11 +8,13 @@ code scores otherwise but the fingerprint never saw."""
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import shutil
 import subprocess
 import sys
 import tarfile
+from collections.abc import Callable
 from io import BytesIO
 from pathlib import Path
 
@@ -132,7 +134,8 @@ def differences(before: dict[str, object], after: dict[str, object]) -> list[str
 
 
 def test_the_corpus_is_scored_as_the_commit_that_set_the_scoring_rules_scored_it(
-        tmp_path: Path, corpus: tuple[list[Example], dict[str, object]]) -> None:
+        corpus: tuple[list[Example], dict[str, object]],
+        scored_at: Callable[[str], dict[str, object]]) -> None:
     values, parents = history()
     higher = {commit: value for commit, value in values.items()
               if value is not None and value > SCORING_RULES}
@@ -151,8 +154,7 @@ def test_the_corpus_is_scored_as_the_commit_that_set_the_scoring_rules_scored_it
         return
     examples, figures = corpus
     for commit in setting:  # one, unless two branches raised it alike
-        then = scored_by(code_of(commit, tmp_path / commit), examples, tmp_path)
-        moved = differences(figures_of(then), figures)
+        moved = differences(scored_at(commit), figures)
         assert not moved, (
             f"{len(moved)} of {len(examples):,} examples are scored otherwise than by {commit[:12]}, which "
             f"set SCORING_RULES = {SCORING_RULES}: raise it to {SCORING_RULES + 1} in {RULES} (reports, "
@@ -161,7 +163,8 @@ def test_the_corpus_is_scored_as_the_commit_that_set_the_scoring_rules_scored_it
 
 
 def test_each_example_is_scored_as_the_commit_that_set_the_per_example_rules_scored_it(
-        tmp_path: Path, corpus: tuple[list[Example], dict[str, object]]) -> None:
+        corpus: tuple[list[Example], dict[str, object]],
+        scored_at: Callable[[str], dict[str, object]]) -> None:
     """Baselines and captures from rules PER_EXAMPLE_RULES on are compared without a caveat (ragmon.rules),
     so that commit's code must give every per-example figure this build gives: a change that moves one
     (and so raises SCORING_RULES, above) must set PER_EXAMPLE_RULES to the raised value too."""
@@ -174,8 +177,7 @@ def test_each_example_is_scored_as_the_commit_that_set_the_per_example_rules_sco
         return
     examples, figures = corpus
     for commit in setting:
-        then = scored_by(code_of(commit, tmp_path / commit), examples, tmp_path)
-        moved = differences(per_example(figures_of(then)), per_example(figures))
+        moved = differences(per_example(scored_at(commit)), per_example(figures))
         assert not moved, (
             f"{len(moved)} of {len(examples):,} examples are scored otherwise than by {commit[:12]}, which "
             f"set SCORING_RULES = {PER_EXAMPLE_RULES}: set PER_EXAMPLE_RULES in {RULES} to the raised "
@@ -188,6 +190,31 @@ def corpus() -> tuple[list[Example], dict[str, object]]:
     """The corpus and this build's figures of it, scored once for the tests below."""
     examples = scoring_corpus.every_example()
     return examples, scoring_corpus.scored(examples)
+
+
+@pytest.fixture(scope="module")
+def pinned() -> tuple[list[Example], dict[str, object]]:
+    """The cases the scoring tests pin, the shipped examples and their bent copies, with this build's
+    figures of them: enough to show each rule's change below, in a quarter of the corpus's time (the
+    corpora's long pages are what takes it)."""
+    examples = [*scoring_corpus.harvested(), *scoring_corpus.shipped(), *scoring_corpus.metric_cases()]
+    return examples, scoring_corpus.scored(examples)
+
+
+@pytest.fixture(scope="module")
+def scored_at(tmp_path_factory: pytest.TempPathFactory, corpus: tuple[list[Example], dict[str, object]]
+              ) -> Callable[[str], dict[str, object]]:
+    """A commit's figures of the corpus, scored by its code once for the two tests above: while
+    PER_EXAMPLE_RULES = SCORING_RULES one commit set both, and each test had scored the corpus with it
+    (~15 s each)."""
+    examples, _ = corpus
+
+    @functools.cache
+    def figures_at(commit: str) -> dict[str, object]:
+        where = tmp_path_factory.mktemp(commit[:12])
+        return figures_of(scored_by(code_of(commit, where / commit), examples, where))
+
+    return figures_at
 
 
 @pytest.mark.parametrize(("path", "rule", "changed"), [
@@ -204,16 +231,16 @@ def corpus() -> tuple[list[Example], dict[str, object]]:
      "    return ordered[round(pos)]"),
 ], ids=["default-threshold", "number-word", "precision-over-retrieved", "interval"])
 def test_a_small_change_of_one_rule_moves_figures_of_the_corpus(
-        tmp_path: Path, corpus: tuple[list[Example], dict[str, object]], path: str, rule: str,
+        tmp_path: Path, pinned: tuple[list[Example], dict[str, object]], path: str, rule: str,
         changed: str) -> None:
     """The comparison above can fail, for a change in each part of scoring: this build's code with one
-    rule changed scores some of the corpus otherwise."""
+    rule changed scores some of the corpus otherwise, some of the cases the tests pin already."""
     code = tmp_path / "ragmon"
     shutil.copytree(REPO / "ragmon", code, ignore=shutil.ignore_patterns("__pycache__"))
     source = (code / path).read_text(encoding="utf-8")
     assert source.count(rule) == 1, f"ragmon/{path} no longer has {rule!r}: name another rule of it here"
     (code / path).write_text(source.replace(rule, changed), encoding="utf-8")
-    examples, figures = corpus
+    examples, figures = pinned
     changed_figures = figures_of(scored_by(tmp_path, examples, tmp_path))
     assert differences(figures, changed_figures)
     # And the per-example comparison sees it, but for an interval's change, which it must let pass.
