@@ -155,6 +155,31 @@ def warm(threshold: float, spill: str = "", share: int = WORKER_SHARE) -> None:
     _share = share
 
 
+class _Worker(multiprocessing.context.ForkServerProcess):
+    """A lexical worker as its pool ends it. A pool that breaks (a worker OOM-killed) ends the workers still
+    alive with `terminate`, SIGTERM, which they ignore (`warm`): the pool's manager thread then waited for
+    them for ever. On Python 3.11 the lane's scoring stalled `DEATH_REPORT_WAIT` after each death, the live
+    workers stayed, holding their memory, and the sidecar hung at exit joining that thread until killed; on
+    3.12 (the image's Python) scoring stopped for good. Ended by SIGKILL instead, and marked so that its
+    status is not taken for a death (`_report_death`)."""
+
+    ended_by_pool = False
+
+    def terminate(self) -> None:
+        # exitcode reads the status where the forkserver wrote it and keeps it, where the manager thread, the
+        # only caller, reads it next: a worker dead already is left to be reported as such.
+        if self.exitcode is None:
+            self.ended_by_pool = True
+            self.kill()
+
+
+class _WorkerContext(multiprocessing.context.ForkServerContext):
+    Process = _Worker
+
+
+_WORKERS = _WorkerContext()
+
+
 def _exit_with_parent() -> None:
     """A worker waits for tasks on a pipe it holds both ends of, so it never notices that the main
     process is gone, and it ignores the signals that would otherwise end it with its process group: a
@@ -331,12 +356,11 @@ class LexicalLane:
         """Held while the lane lives: a spill directory whose lock no one holds is a dead process's."""
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["ragmon.scoring"])
+        multiprocessing.get_context("forkserver").set_forkserver_preload(["ragmon.scoring"])
         _start_forkserver()
         if self._spill is None:
             self._spill, self._spill_lock = _spill_dir()
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=warm,
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=_WORKERS, initializer=warm,
                                    initargs=(self.threshold, self._spill, self.share))
         # concurrent.futures names its workers nowhere public before Python 3.14 (and there to kill them).
         self._workers[pool] = getattr(pool, "_processes", {})
@@ -590,7 +614,8 @@ def _report_death(pool: ProcessPoolExecutor, processes: dict[int, BaseProcess], 
     Runs in a thread of its own, which writes the line even if the example's consumer is cancelled
     meanwhile (the drain is over)."""
     _settled(pool)
-    dead = {pid: code for pid, process in processes.items() if (code := process.exitcode) not in (None, 0)}
+    dead = {pid: code for pid, process in processes.items()
+            if (code := process.exitcode) not in (None, 0) and not getattr(process, "ended_by_pool", False)}
     if not dead:
         log.error("the lexical worker pool broke with no worker dead; starting a new pool", exc_info=broken)
     for pid, code in sorted(dead.items()):

@@ -7,12 +7,17 @@ then SIGKILLed, read back from its /metrics page."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import math
 import os
 import secrets
 import signal
+import time
+from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -82,6 +87,78 @@ async def test_traces_held_by_an_oom_killed_worker_are_scored_and_its_death_is_o
         "ragmon.scoring", f"lexical worker {pid} was killed by SIGKILL, which is usually the kernel's OOM "
         "killer: check the container's memory limit; the examples its pool held are retried once on a new "
         "pool", None)
+
+
+def gone(pid: int, timeout: float = 10.0) -> bool:
+    """Whether process `pid` has ended (reaped, or a zombie) within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.05)
+    return False
+
+
+async def test_one_of_two_workers_oom_killed_ends_its_pool_at_once_and_only_it_is_named(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # Two workers, one SIGKILLed, then traces sent. The broken pool's other worker ignores the
+    # SIGTERM its pool ends it with (a signal to the process group must not end workers mid-drain): it had
+    # stayed alive until the sidecar exited, holding its memory, the pool's manager thread waiting for it
+    # for ever (scoring stalled 5 s after each death on Python 3.11, for good on 3.12, the image's Python;
+    # and the sidecar hung at exit). Now it is killed with its pool, and is no death to report.
+    caplog.set_level(logging.INFO, logger="ragmon")
+    config = ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None, metrics_listen=("127.0.0.1", 0),
+                         quiet=0.05, workers=2)
+    lane = lexical_lane(config)
+    sidecar = Sidecar(config, [lane])
+    ports = await sidecar.start()
+    try:
+        killed, other = lane.worker_pids
+        os.kill(killed, signal.SIGKILL)
+        await send(ports, TRACES)
+        samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") == TRACES)
+        other_ended = await asyncio.to_thread(gone, other)
+    finally:
+        await sidecar.stop()
+    assert other_ended, f"worker {other} of the broken pool still runs"
+    assert total(samples, "ragmon_traces_total", outcome="scored") == TRACES
+    assert total(samples, "ragmon_worker_pool_restarts_total") == 1
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == [
+        f"lexical worker {killed} was killed by SIGKILL, which is usually the kernel's OOM killer: check "
+        "the container's memory limit; the examples its pool held are retried once on a new pool"]
+
+
+def test_a_sidecar_whose_worker_was_oom_killed_exits_on_sigterm(serve_process: Any) -> None:
+    # The broken pool's manager thread waited for the live worker for ever, and the interpreter's exit
+    # waits for that thread: SIGTERM drained, said "stopped", and the process never ended (Kubernetes
+    # SIGKILLs it after the grace period).
+    with serve_process(["--workers", "2", "--quiet", "0.05s"]) as serve:
+        workers = grandchildren(serve.process.pid)
+        assert len(workers) == 2, workers
+        os.kill(workers[0], signal.SIGKILL)
+        asyncio.run(_send_and_wait(serve.ready["http_port"], serve.ready["metrics_port"]))
+        returncode, logs = serve.stop(signal.SIGTERM)
+    assert returncode == 0
+    assert [entry["outcomes"] for entry in logs if entry["message"] == "stopped"] == [{"scored": TRACES}]
+
+
+async def _send_and_wait(http: int, metrics: int) -> None:
+    await send(Ports(http=http, grpc=None, metrics=metrics), TRACES)
+    await wait_metrics(metrics, lambda s: total(s, "ragmon_traces_total", outcome="scored") == TRACES)
+
+
+def grandchildren(pid: int) -> list[int]:
+    """The children of `pid`'s children: a sidecar's lexical workers, which its forkserver starts."""
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            child, rest = stat.read_text().split(" (", 1)
+            parents[int(child)] = int(rest.rsplit(")", 1)[1].split()[1])
+    return sorted(child for child, parent in parents.items() if parents.get(parent) == pid)
 
 
 async def test_a_worker_over_its_share_of_memory_is_counted_in_the_buffer_until_it_is_replaced(
