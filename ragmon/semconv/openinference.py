@@ -2,8 +2,9 @@
 
 Lists are flattened into indexed attributes (`retrieval.documents.0.document.content`); the index is the
 rank. The LangChain instrumentor writes neither `document.id` nor a score; a LangChain `Document.id` is
-only in the retriever's `output.value` (`{"documents": [{"id": ..., "page_content": ...}]}`), read from
-there when that list holds the same documents, else the id comes from the document metadata. A document
+only in the retriever's `output.value` (`{"documents": [{"id": ..., "page_content": ...}]}`, `pageContent`
+from LangChain.js's), read from there when that list holds the same documents, else the id comes from the
+document metadata. A document
 with neither content nor metadata gets no attributes at all: its index is missing, yet it is a document
 at that rank, named by that list too. Inputs and outputs are free text or JSON (`input.value`), so both
 are read.
@@ -159,8 +160,16 @@ def _recorded_as(document: Any, fields: Mapping[str, Any] | None) -> bool:
     if not isinstance(document, Mapping):
         return False
     if fields is None:
-        return document.get("page_content") == "" and not document.get("metadata")
-    return document.get("page_content") == fields.get("document.content", "")
+        return _listed_text(document) == "" and not document.get("metadata")
+    return _listed_text(document) == fields.get("document.content", "")
+
+
+def _listed_text(document: Mapping[str, Any]) -> Any:
+    """A listed document's text: Python LangChain serialises it as `page_content`, LangChain.js (whose
+    OpenInference instrumentor writes the same attributes) as `pageContent`. Read under the one name,
+    a LangChain.js retriever's every `Document.id` had been lost, its documents named by their metadata
+    or content hash."""
+    return document.get("page_content", document.get("pageContent"))
 
 
 def retriever_query(span: Span) -> str | None:
