@@ -25,7 +25,7 @@ QUESTION = "How long do I have to ask for a refund?"
 GROUNDED = "You can ask for a refund within 30 days of delivery [1]."
 MADE_UP = "You can ask for a refund within 90 days of purchase [1]. Refunds are paid in gold coins."
 ANSWERS = {"langchain-proto-gzip": GROUNDED, "langchain-json": MADE_UP, "langchain-grpc-gzip": GROUNDED,
-           "langchain-document-id": GROUNDED, "genai-json": MADE_UP}
+           "langchain-document-id": GROUNDED, "aisdk-proto": MADE_UP, "genai-json": MADE_UP}
 """Each capture's name (capture.mjs's scenarios), and the answer the app gave."""
 
 

@@ -106,7 +106,7 @@ from typing import Any, TypeVar
 from ragmon.ids import content_id
 from ragmon.logs import clip
 from ragmon.model import Context, Example
-from ragmon.semconv import genai, openinference, openllmetry, ragmon
+from ragmon.semconv import aisdk, genai, openinference, openllmetry, ragmon
 from ragmon.semconv.common import (
     STATUS_ERROR,
     ExtractionError,
@@ -124,7 +124,7 @@ __all__ = ["ExtractionError", "calls_a_model", "extract", "pipeline_service", "r
 T = TypeVar("T")
 Reader = Callable[[Span], T | None]
 
-_ROLE_READERS = (openinference.role, openllmetry.role, genai.role)
+_ROLE_READERS = (openinference.role, openllmetry.role, genai.role, aisdk.role)
 _DOCUMENT_TIERS: tuple[tuple[frozenset[Role] | None, Reader[tuple[Context, ...]]], ...] = (
     (None, ragmon.documents),
     (frozenset({Role.RERANKER, Role.RETRIEVER}), openinference.documents),
@@ -135,15 +135,17 @@ _DOCUMENT_TIERS: tuple[tuple[frozenset[Role] | None, Reader[tuple[Context, ...]]
 _QUERY_READERS = (openinference.retriever_query, genai.retriever_query, openllmetry.retriever_query)
 _CHAIN_INPUTS = (openinference.chain_input, openllmetry.chain_input, genai.chain_input)
 _CHAIN_OUTPUTS = (openinference.chain_output, openllmetry.chain_output, genai.chain_output)
-_LLM_OUTPUTS = (openinference.llm_output, genai.llm_output, openllmetry.llm_output)
-_LLM_USER_MESSAGES = (openinference.llm_user_message, genai.llm_user_message)
-_LLM_INPUTS = (openinference.llm_input_text, genai.llm_input_text)
-_OUTPUT_RECORDS = (openinference.output_recorded, genai.output_recorded, openllmetry.output_recorded)
-_TOOL_REQUESTS = (openinference.requested_tools, genai.requested_tools)
+_LLM_OUTPUTS = (openinference.llm_output, genai.llm_output, openllmetry.llm_output, aisdk.llm_output)
+_LLM_USER_MESSAGES = (openinference.llm_user_message, genai.llm_user_message, aisdk.llm_user_message)
+_LLM_INPUTS = (openinference.llm_input_text, genai.llm_input_text, aisdk.llm_input_text)
+_OUTPUT_RECORDS = (openinference.output_recorded, genai.output_recorded, openllmetry.output_recorded,
+                   aisdk.output_recorded)
+_TOOL_REQUESTS = (openinference.requested_tools, genai.requested_tools, aisdk.requested_tools)
 _CONTENT_SWITCHES: tuple[tuple[Callable[[Span], bool], str, str], ...] = (
     (openinference.follows, "llm.output_messages", openinference.CONTENT_SWITCH),
     (openllmetry.follows, genai.OUTPUT_MESSAGES, openllmetry.CONTENT_SWITCH),
     (genai.anthropic_sdk, genai.OUTPUT_MESSAGES, genai.ANTHROPIC_CONTENT_SWITCH),
+    (aisdk.follows, aisdk.RESPONSE_TEXT, aisdk.CONTENT_SWITCH),
     (lambda span: True, genai.OUTPUT_MESSAGES, genai.CONTENT_SWITCH),
 )
 """(whether a span follows the convention, the attribute its output goes in, how to turn it on), asked
@@ -162,7 +164,7 @@ _RAG_ROLES = _RETRIEVAL_ROLES | _LLMS
 _SERVICE_NAME = "service.name"
 _JSON_ATTRIBUTES = dict(openinference.JSON_ATTRIBUTES) | dict.fromkeys(
     (openllmetry.ENTITY_INPUT, openllmetry.ENTITY_OUTPUT, genai.INPUT_MESSAGES, genai.OUTPUT_MESSAGES,
-     genai.RETRIEVAL_DOCUMENTS))
+     genai.RETRIEVAL_DOCUMENTS, aisdk.PROMPT_MESSAGES))
 """Attributes written as JSON text, whose cut shows: name -> None, or the attribute whose value
 `openinference.JSON_MIME_TYPE` says the name's value is JSON."""
 
@@ -516,7 +518,8 @@ def unasked_note(trace: Trace) -> str:
     for span in trace.spans:
         if openinference.inputs_hidden(span):
             return f"the app hides its inputs, so no question is known: {openinference.INPUT_SWITCH}"
-        if _role(span) is Role.LLM and not openinference.follows(span) and not genai.llm_input_text(span):
+        if (_role(span) is Role.LLM and not openinference.follows(span)
+                and not any(read(span) for read in _LLM_INPUTS)):
             switch = next(switch for follows, _, switch in _CONTENT_SWITCHES if follows(span))
             return f"the model call {span.name!r} records no input, so no question is known: {switch}"
     return UNASKED
@@ -768,7 +771,8 @@ short), and of a numbered source matched to a document. With `_PROBED_DOCUMENTS`
 bound what extraction searches: 900 calls of 100 KB prompts and 100 documents had taken 10 s, on the
 sidecar's event loop."""
 _OUTPUT_ATTRIBUTES = (openinference.OUTPUT_VALUE, openinference.OUTPUT_MESSAGES, openinference.CHOICES,
-                      genai.OUTPUT_MESSAGES, genai.LEGACY_COMPLETION, openllmetry.ENTITY_OUTPUT)
+                      genai.OUTPUT_MESSAGES, genai.LEGACY_COMPLETION, openllmetry.ENTITY_OUTPUT,
+                      aisdk.RESPONSE)
 """How the names of the attributes holding a model call's output start, in every convention read
 (`gen_ai.completion` starts OpenLLMetry's indexed `gen_ai.completion.<i>.*` too): each records inputs
 apart from outputs."""

@@ -1,9 +1,10 @@
 """Traces of a Node.js RAG app as OpenTelemetry JS's exporters sent them (tests/js_apps.py): LangChain.js
-under OpenInference's JS instrumentor read as the same chain in Python under the Python instrumentor, and
-OTel GenAI spans written by hand."""
+under OpenInference's JS instrumentor read as the same chain in Python under the Python instrumentor, the
+Vercel AI SDK's telemetry, and OTel GenAI spans written by hand."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 import pytest
@@ -15,11 +16,12 @@ from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough
+from opentelemetry.trace import SpanKind
 
 from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, Example
-from ragmon.semconv.extract import extract
+from ragmon.semconv.extract import UNASKED, ExtractionError, extract, unasked_note
 
 if TYPE_CHECKING:
     from semconv.conftest import Recorder
@@ -93,9 +95,81 @@ SCORED = tuple(Context(doc_id, text, 1 - n / 2) for n, (doc_id, text) in enumera
 JSON.stringify writes `1` and `0`: whole numbers)."""
 
 
+def test_the_ai_sdks_model_call_answers() -> None:
+    # generateText under experimental_telemetry: an ai.generateText span holding one
+    # ai.generateText.doGenerate, which records the messages in ai.prompt.messages and the reply in
+    # ai.response.text. Unread, the trace had documents and no model call: scored as a search endpoint, its
+    # made-up answer never judged.
+    example = extract(capture("aisdk-proto").trace())
+
+    assert example is not None
+    assert (example.question, example.contexts, example.answer) == (QUESTION, SCORED, MADE_UP)
+    assert example.citations == ("kb-refunds",)
+    metrics = evaluate_example(example, LexicalJudge(), 5).metrics
+    assert metrics["groundedness"] == 0.0  # neither sentence is in a document
+
+
 def test_genai_spans_written_in_js_are_read() -> None:
     example = extract(capture("genai-json").trace())
 
     assert example is not None
     assert (example.question, example.contexts, example.answer) == (QUESTION, SCORED, MADE_UP)
     assert example.citations == ("kb-refunds",)
+
+
+AI_PROMPT = json.dumps([
+    {"role": "system", "content": f"Answer from the numbered context only.\n[1] {CORPUS['kb-refunds']}"},
+    {"role": "user", "content": [{"type": "text", "text": QUESTION}]}])
+"""The messages a provider call is sent, as the AI SDK records them."""
+
+
+def ai_sdk_step(recorder: Recorder, prompt: str | None = AI_PROMPT, **attributes: str) -> None:
+    """An ai.generateText.doGenerate span as the AI SDK writes it: `prompt` (None: recordInputs false) and
+    `attributes`."""
+    recorded = {} if prompt is None else {"ai.prompt.messages": prompt}
+    with recorder.tracer.start_as_current_span("ai.generateText.doGenerate", attributes={
+            "ai.operationId": "ai.generateText.doGenerate", "gen_ai.system": "openai.chat",
+            **recorded, **attributes}):
+        pass
+
+
+def test_the_ai_sdks_last_step_answers_not_the_one_asking_for_a_tool(recorder: Recorder) -> None:
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER), \
+            tracer.start_as_current_span("ai.generateText", attributes={"ai.operationId": "ai.generateText",
+                                                                         "ai.response.text": GROUNDED}):
+        ai_sdk_step(recorder, **{"ai.response.text": "Let me look that up.", "ai.response.toolCalls":
+                                 '[{"toolCallId":"c1","toolName":"lookup","input":"{}"}]'})
+        ai_sdk_step(recorder, **{"ai.response.text": GROUNDED})
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert (example.question, example.answer) == (QUESTION, GROUNDED)
+
+
+def test_an_ai_sdk_call_recording_no_output_names_its_switch(recorder: Recorder) -> None:
+    # experimental_telemetry: {recordOutputs: false}
+    with recorder.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        ai_sdk_step(recorder)
+
+    with pytest.raises(ExtractionError) as raised:
+        extract(recorder.trace())
+
+    assert raised.value.field == "ai.response.text"
+    assert "recordOutputs: false" in str(raised.value)
+
+
+@pytest.mark.parametrize(("prompt", "note"), [
+    (None, "the model call 'ai.generateText.doGenerate' records no input, so no question is known: the AI"),
+    (json.dumps([{"role": "system", "content": "Answer briefly."}]), UNASKED)])
+def test_an_ai_sdk_call_without_a_question_says_why(recorder: Recorder, prompt: str | None,
+                                                   note: str) -> None:
+    # recordInputs: false names its switch; a prompt recorded without a user turn is no missing record.
+    ai_sdk_step(recorder, prompt, **{"ai.response.text": GROUNDED})
+    trace = recorder.trace()
+
+    example = extract(trace)
+
+    assert example is not None and (example.question, example.answer) == ("", GROUNDED)
+    assert unasked_note(trace).startswith(note)
