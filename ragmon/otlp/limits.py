@@ -5,7 +5,8 @@ long a sender may take to send one: 35 idle connections, each sending 16 KB of g
 16 MiB and never ending it, held 600 MiB. So the bodies being read, or waiting for the decoding thread,
 or being decoded, over HTTP and gRPC alike, share one `BodyBudget` of `HELD_BODIES` x `--max-body` bytes,
 counted as they grow (after decompression); a request that finds no room is answered back-pressure (HTTP
-503 + Retry-After, gRPC UNAVAILABLE + RetryInfo), which every OTLP exporter retries, and counted as
+503 + Retry-After, gRPC UNAVAILABLE + RetryInfo), which OTLP exporters retry (all but OpenTelemetry JS's
+gRPC exporter, ragmon.otlp.refusals), and counted as
 `backpressure`, 1 per request. A sender gets `BODY_SECONDS` to send its body once its headers are in,
 and a connection waiting for a request (its headers, or the next one) is closed after `IDLE_SECONDS`.
 

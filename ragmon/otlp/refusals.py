@@ -5,7 +5,9 @@
 that is wrong is usually wrong on every request, at its export rate, so each (reason, peer) gets at most
 one line per `WINDOW_SECONDS` (ragmon.logs), and that line counts the refusals left out since the previous
 one.
-Back-pressure is logged at INFO: the client retries it, and a busy ragmon is not a sender's fault.
+Back-pressure is logged at INFO: the client retries it, and a busy ragmon is not a sender's fault. But
+OpenTelemetry JS's gRPC exporter retries nothing: to it, back-pressure drops the batch, which its app logs
+nowhere by default, so that refusal is a warning saying so.
 
 Only what the receiver told the client is logged, never the body or the Authorization header.
 """
@@ -21,6 +23,13 @@ from urllib.parse import unquote
 from ragmon.logs import MAX_KEYS, WINDOW_SECONDS, LineLimit, clip, more_like_it
 
 log = logging.getLogger("ragmon.otlp")
+
+
+JS_EXPORTER = "OTel-OTLP-Exporter-JavaScript/"
+"""How OpenTelemetry JS's exporters' User-Agent starts (over gRPC, grpc-js adds its own after it)."""
+JS_GRPC_DROPS = ("OpenTelemetry JS's gRPC exporter retries no failure (checked: 0.223.1), so it dropped "
+                 "these spans; export over OTLP/HTTP (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=http/protobuf, to "
+                 "port 4318), which retries a 503")
 
 
 class Sender(TypedDict):
@@ -49,9 +58,12 @@ class RefusalLog:
         label, `status` the HTTP status or gRPC code name, `detail` the message the client got. `in_part`:
         the request was taken but for the spans `detail` names (a partial success, which the SDK's
         exporters do not read, so this line is all that names the sender)."""
-        self._write((reason, peer), logging.INFO if reason == "backpressure" else logging.WARNING,
-                    "OTLP request refused in part" if in_part else "OTLP request refused",
-                    {"reason": reason, "status": status, "transport": transport, "peer": peer},
+        fields = {"reason": reason, "status": status, "transport": transport, "peer": peer}
+        retried = reason == "backpressure" and not _retries_nothing(transport, user_agent)
+        if reason == "backpressure" and not retried:
+            fields["lost"] = JS_GRPC_DROPS
+        self._write((reason, peer), logging.INFO if retried else logging.WARNING,
+                    "OTLP request refused in part" if in_part else "OTLP request refused", fields,
                     user_agent, detail)
 
     def misdirected(self, signal: str, status: str, *, transport: str, peer: str, user_agent: str | None,
@@ -100,6 +112,12 @@ class RefusalLog:
         self._logger.log(level, more_like_it(message, suppressed), extra={
             **fields, "user_agent": None if user_agent is None else clip(user_agent),
             "suppressed": suppressed, "detail": clip(detail)})
+
+
+def _retries_nothing(transport: str, user_agent: str | None) -> bool:
+    """Whether the sender drops a batch refused for back-pressure: OpenTelemetry JS's gRPC exporter, whose
+    transport resolves every error as final (its OTLP/HTTP exporters retry 503, honouring Retry-After)."""
+    return transport == "grpc" and user_agent is not None and user_agent.startswith(JS_EXPORTER)
 
 
 def grpc_peer_host(peer: str) -> str:

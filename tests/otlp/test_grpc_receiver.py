@@ -14,6 +14,7 @@ import grpc
 import pytest
 from google.rpc.error_details_pb2 import RetryInfo
 from google.rpc.status_pb2 import Status
+from js_apps import capture
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.exporter.otlp.proto.grpc._log_exporter import OTLPLogExporter
 from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
@@ -344,6 +345,27 @@ async def test_unavailable_is_logged_at_info(serve, sink, sdk_spans, refusal_rec
     [record] = refusal_records()
     assert (record.levelno, record.reason, record.status) == (logging.INFO, "backpressure", "UNAVAILABLE")
     assert record.detail == "ragmon is busy: its score queue or trace buffer is full; retry later"
+    assert not hasattr(record, "lost")  # the Python exporter retries it
+
+
+async def test_unavailable_to_opentelemetry_js_is_a_warning_that_its_spans_are_lost(serve, sink,
+                                                                                    refusal_records):
+    # OpenTelemetry JS's gRPC exporter (0.223.1) resolves every error as final: UNAVAILABLE drops its
+    # batch, which its app logs nowhere unless it set a diag logger, while ragmon's INFO line said
+    # "retry later". Its captured message, with its User-Agent (grpc-python adds its own after it).
+    [request] = capture("langchain-grpc-gzip").requests
+    target = await serve()
+    sink.refusals = -1
+    options = [("grpc.primary_user_agent", request.headers["user-agent"])]
+    async with grpc.aio.insecure_channel(target, options=options) as channel:
+        with pytest.raises(grpc.aio.AioRpcError) as error:
+            await channel.unary_unary(EXPORT)(request.body)
+    assert error.value.code() is grpc.StatusCode.UNAVAILABLE
+    [record] = refusal_records()
+    assert (record.levelno, record.reason, record.status) == (logging.WARNING, "backpressure", "UNAVAILABLE")
+    assert record.user_agent.startswith("OTel-OTLP-Exporter-JavaScript/0.223.1 grpc-node-js/1.14.7")
+    assert record.lost.startswith("OpenTelemetry JS's gRPC exporter retries no failure")
+    assert "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=http/protobuf" in record.lost
 
 
 async def test_a_partly_invalid_request_is_logged_with_what_the_client_was_told(serve, sink, sdk_spans,
