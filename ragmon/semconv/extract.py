@@ -946,7 +946,7 @@ def _after(view: _View, bodies: list[str], earlier: list[Span], seen: dict[int, 
     Numbers read from any prose had made an answer's "1 item within 3 weeks" or numbered steps a ranking,
     and the check after it the answer."""
     output = view.output(call)
-    asked_after = earlier[-1].end_time_unix_nano <= call[-1].start_time_unix_nano
+    asked_after = not _began_before_end(call[-1], earlier[-1])
     if output is None or not (shown.keys() < seen.keys() and asked_after):
         return _Relation.BESIDE
     if _states(output):
@@ -1926,10 +1926,26 @@ _QUOTED = 80
 """Characters of each question `_set_aside` quotes."""
 
 
+_MILLISECOND = 1_000_000
+
+
+def _began_before_end(later: Span, earlier: Span) -> bool:
+    """Whether `later` surely began before `earlier` ended. OpenTelemetry JS stamps a span's start with
+    `Date.now()`, a whole millisecond, and its end as that start plus a duration measured to the
+    microsecond: both up to a millisecond early. So a span begun just after another ended, within the
+    same millisecond, shows a start before that end: a LangChain.js chain run twice, one run after the
+    other, had read as two side by side, an error (1 run in 20 of a real Node app). A start on a whole
+    millisecond is read as any instant of that millisecond (Python's SDK stamps nanoseconds)."""
+    start = later.start_time_unix_nano
+    if start % _MILLISECOND == 0:
+        return start + _MILLISECOND <= earlier.end_time_unix_nano
+    return start < earlier.end_time_unix_nano
+
+
 def _in_turn(answering: list[Span]) -> list[Span]:
     """`answering` (chains that each retrieved and answered, in start order), unless two ran at once."""
     for earlier, later in itertools.pairwise(answering):
-        if later.start_time_unix_nano < earlier.end_time_unix_nano:
+        if _began_before_end(later, earlier):
             names = ", ".join(f"{top.name!r} ({top.span_id})" for top in answering)
             raise ExtractionError(later, "span", f"{len(answering)} chains of this trace each retrieved and "
                                   f"answered, side by side: {names}; ragmon scores one answer a trace. Give "

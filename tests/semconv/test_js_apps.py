@@ -5,6 +5,7 @@ Vercel AI SDK's telemetry, and OTel GenAI spans written by hand."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
@@ -22,6 +23,7 @@ from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, Example
 from ragmon.semconv.extract import UNASKED, ExtractionError, extract, unasked_note
+from ragmon.traces import Trace
 
 if TYPE_CHECKING:
     from semconv.conftest import Recorder
@@ -173,3 +175,80 @@ def test_an_ai_sdk_call_without_a_question_says_why(recorder: Recorder, prompt: 
 
     assert example is not None and (example.question, example.answer) == ("", GROUNDED)
     assert unasked_note(trace).startswith(note)
+
+
+MILLISECOND = 1_000_000
+
+
+def run_after(first: Trace, second: Trace, gap: int) -> Trace:
+    """The two captured runs of the chain as one request's, under a server span: the second moved to start
+    `gap` ns after the whole millisecond in which the first ended, as OpenTelemetry JS stamps a start
+    (`Date.now()`, then the end as that start plus the measured duration); its span ids made its own."""
+    root, = (span for span in first.spans if span.parent_span_id is None)
+    later, = (span for span in second.spans if span.parent_span_id is None)
+    shift = root.end_time_unix_nano // MILLISECOND * MILLISECOND + gap - later.start_time_unix_nano
+    server = "00000000000000aa"
+    own = {span.span_id: f"{int(span.span_id, 16) ^ 1:016x}" for span in second.spans}
+    moved = [replace(span, trace_id=first.trace_id, span_id=own[span.span_id],
+                     parent_span_id=own.get(span.parent_span_id or "", server),
+                     start_time_unix_nano=span.start_time_unix_nano + shift,
+                     end_time_unix_nano=span.end_time_unix_nano + shift) for span in second.spans]
+    kept = [replace(span, parent_span_id=span.parent_span_id or server) for span in first.spans]
+    request = replace(root, span_id=server, parent_span_id=None, name="POST /ask", kind=2, attributes={},
+                      end_time_unix_nano=max(span.end_time_unix_nano for span in moved))
+    return Trace(first.trace_id, (request, *kept, *moved))
+
+
+def test_a_langchain_js_chain_run_again_within_the_millisecond_the_first_run_ended_is_a_retry() -> None:
+    # The app ran its chain twice, the second run begun after the first ended, in the same millisecond:
+    # its start, a whole millisecond, is before the first run's end. Read as two runs side by side, an
+    # error (1 run in 20 of a real LangChain.js app); a Python app's was scored.
+    first, second = capture("langchain-proto-gzip").trace(), capture("langchain-json").trace()
+    assert all(span.start_time_unix_nano % MILLISECOND == 0 for span in (*first.spans, *second.spans))
+
+    example = extract(run_after(first, second, 0))
+
+    assert example is not None
+    assert (example.question, example.contexts, example.answer) == (QUESTION, CONTEXTS, MADE_UP)
+
+
+def test_a_langchain_js_chain_begun_a_millisecond_before_the_first_ended_is_beside_it() -> None:
+    first, second = capture("langchain-proto-gzip").trace(), capture("langchain-json").trace()
+
+    with pytest.raises(ExtractionError, match="2 chains of this trace each retrieved and answered, side by"):
+        extract(run_after(first, second, -MILLISECOND))
+
+
+def chat(recorder: Recorder, numbered: list[str], output: str, start: int, end: int) -> None:
+    """An OTel GenAI chat span written by hand in JS, given `numbered` documents, from `start` to `end`."""
+    system = "Answer from the numbered context only.\n" + "\n".join(
+        f"[{n}] {CORPUS[doc_id]}" for n, doc_id in enumerate(numbered, 1))
+    def message(role: str, text: str) -> str:
+        return json.dumps([{"role": role, "parts": [{"type": "text", "content": text}]}])
+
+    span = recorder.tracer.start_span("chat fake-model", kind=SpanKind.CLIENT, start_time=start, attributes={
+        "gen_ai.operation.name": "chat",
+        "gen_ai.system_instructions": json.dumps([{"type": "text", "content": system}]),
+        "gen_ai.input.messages": message("user", QUESTION),
+        "gen_ai.output.messages": message("assistant", output)})
+    span.end(end_time=end)
+
+
+def test_a_call_given_a_rankings_choice_within_the_millisecond_it_ended_answers_from_it(
+        recorder: Recorder) -> None:
+    # A model ranks the documents, then another is given the first: asked once the ranking ended, in the
+    # same millisecond, its start (a whole millisecond, as OpenTelemetry JS stamps it) is before that end.
+    t = 1_800_000_000_000 * MILLISECOND
+    with recorder.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER, start_time=t):
+        documents = json.dumps([{"id": doc_id, "content": text} for doc_id, text in CORPUS.items()])
+        retrieval = recorder.tracer.start_span("retrieval kb", kind=SpanKind.CLIENT, start_time=t,
+                                               attributes={"gen_ai.operation.name": "retrieval",
+                                                           "gen_ai.retrieval.documents": documents})
+        retrieval.end(end_time=t + 400_000)
+        chat(recorder, list(CORPUS), "Ranking: 1, 3, 2", t + MILLISECOND, t + 2 * MILLISECOND + 600_000)
+        chat(recorder, ["kb-refunds"], GROUNDED, t + 2 * MILLISECOND, t + 3 * MILLISECOND)
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert (example.answer, example.contexts) == (GROUNDED, CONTEXTS[:1])
