@@ -13,7 +13,7 @@
 # Extras: serve (receivers, metrics), claude (--llm-sample-rate) and demo (the OTel SDK and the demo app,
 # which the compose file and the Kubernetes manifest run from this image as stand-in traffic).
 
-FROM python:3.12-slim-bookworm AS build
+FROM python:3.11-slim-bookworm AS build
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
@@ -23,7 +23,7 @@ RUN python -m pip wheel --no-deps --wheel-dir /wheels . \
  && python -m venv /opt/venv \
  && /opt/venv/bin/pip install "$(echo /wheels/ragmon-*.whl)[serve,claude,demo]"
 
-FROM python:3.12-slim-bookworm
+FROM python:3.11-slim-bookworm
 LABEL org.opencontainers.image.title="ragmon" \
       org.opencontainers.image.description="Groundedness and hallucination monitoring for RAG: OTLP sidecar with Prometheus metrics" \
       org.opencontainers.image.licenses="Apache-2.0"

@@ -8,7 +8,8 @@ What is replayed: the build stage (WORKDIR, COPY from the build context filtered
 wheel build, fresh venv, `pip install` of the wheel and its extras from the index) and the runtime stage's
 COPY --from, ENV, ENTRYPOINT and CMD. Container paths (/src, /wheels, /opt/venv) are mapped under the
 scratch root. Not replayed: the runtime stage's user creation (it would edit this machine's
-/etc/passwd) and the base image itself (`python` is this interpreter, not 3.12-slim).
+/etc/passwd) and the base image itself (`python` is this interpreter, of the Python the image names:
+tests/deploy/test_dockerfile.py).
 
 Dependencies come from pip's configured index, as in `docker build`; measured here at about 20 s
 for the fresh venv, well under the 90 s where reusing a cache would pay for its staleness, so nothing
