@@ -53,17 +53,22 @@ async def send(ports: Ports, count: int, question: str = "How long is the warran
                 assert response.status == 200
 
 
+async def started(workers: int) -> tuple[Sidecar, LexicalLane, Ports]:
+    """A sidecar on port 0 with the lexical lane alone, that lane, and the ports it bound."""
+    config = ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None, metrics_listen=("127.0.0.1", 0),
+                         quiet=0.05, workers=workers)
+    lane = lexical_lane(config)
+    sidecar = Sidecar(config, [lane])
+    return sidecar, lane, await sidecar.start()
+
+
 async def test_traces_held_by_an_oom_killed_worker_are_scored_and_its_death_is_one_line(
         caplog: pytest.LogCaptureFixture) -> None:
     # One worker, so two traces in the pool (one sent to the worker, one queued behind it) and four in the
     # lane's queue when it is killed. All six are scored, each judged once, ok; the two it held had been
     # `error`, with judge_requests{outcome="error"}, and a BrokenProcessPool traceback in the log.
     caplog.set_level(logging.INFO, logger="ragmon")
-    config = ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None, metrics_listen=("127.0.0.1", 0),
-                         quiet=0.05, workers=1)
-    lane = lexical_lane(config)
-    sidecar = Sidecar(config, [lane])
-    ports = await sidecar.start()
+    sidecar, lane, ports = await started(1)
     try:
         [pid] = lane.worker_pids
         os.kill(pid, signal.SIGSTOP)
@@ -108,14 +113,10 @@ async def test_one_of_two_workers_oom_killed_ends_its_pool_at_once_and_only_it_i
     # Two workers, one SIGKILLed, then traces sent. The broken pool's other worker ignores the
     # SIGTERM its pool ends it with (a signal to the process group must not end workers mid-drain): it had
     # stayed alive until the sidecar exited, holding its memory, the pool's manager thread waiting for it
-    # for ever (scoring stalled 5 s after each death on Python 3.11, for good on 3.12, the image's Python;
-    # and the sidecar hung at exit). Now it is killed with its pool, and is no death to report.
+    # for ever (scoring stalled 5 s after each death on Python 3.11, for good on 3.12; and the sidecar hung
+    # at exit). Now it is killed with its pool, and is no death to report.
     caplog.set_level(logging.INFO, logger="ragmon")
-    config = ServeConfig(http_listen=("127.0.0.1", 0), grpc_listen=None, metrics_listen=("127.0.0.1", 0),
-                         quiet=0.05, workers=2)
-    lane = lexical_lane(config)
-    sidecar = Sidecar(config, [lane])
-    ports = await sidecar.start()
+    sidecar, lane, ports = await started(2)
     try:
         killed, other = lane.worker_pids
         os.kill(killed, signal.SIGKILL)
