@@ -501,18 +501,20 @@ def _parsed_strictly(body: bytes) -> Any:
         return obj
 
     doc = json.loads(body, object_pairs_hook=one_each)
-    if repeated:
-        where, key = _first_repeated(doc)
+    if repeated and (first := _first_repeated(doc)) is not None:
+        where, key = first
         raise _Invalid(where, f"the key {_quoted(key)} is given twice in one object")
     return jsontext.loads(body) if any(found.search(body) for found in _SURROGATE_SOURCES) else doc
 
 
-def _first_repeated(doc: Any) -> tuple[str, str]:
-    """Where the first object holding a key twice is, in the order of the text, and that key. Each value
-    keeps a link to its parent's (no path text is built but the one found), with a stack of its own: any
-    nesting the parser took is walked."""
+def _first_repeated(doc: Any) -> tuple[str, str] | None:
+    """Where the first object holding a key twice is, in the order of the text, and that key; None when the
+    document keeps none. An object lost to its parent's repeated holder key leaves the parent marked, but one
+    lost to another repeated key (`{"a": {"spans": [], "spans": []}, "a": 1}`) is in no value the document
+    keeps, so nothing of it is lost. Each value keeps a link to its parent's (no path text is built but the
+    one found), with a stack of its own: any nesting the parser took is walked."""
     pending: list[tuple[Any, Any]] = [(doc, None)]
-    while True:  # one is there: an object lost to its parent's repeated key leaves the parent marked
+    while pending:
         value, trail = pending.pop()
         if type(value) is _Repeated:
             return _path(trail), value.key
@@ -520,6 +522,7 @@ def _first_repeated(doc: Any) -> tuple[str, str]:
             pending.extend((item, (trail, n)) for n, item in reversed(list(enumerate(value))))
         elif type(value) is dict:
             pending.extend((item, (trail, key)) for key, item in reversed(value.items()))
+    return None
 
 
 def _path(trail: Any) -> str:

@@ -180,6 +180,28 @@ def test_another_key_given_twice_keeps_its_last_value_as_json_readers_do():
     assert span.name == "b"
 
 
+# An object holding "spans" twice as the first value of a key given twice ("a"), which keeps its last: the
+# object is in no value the document keeps. The escaped "s" of the span's name sends the body through the
+# strict parse, which found the repeated key but no object holding it to name: an IndexError, a 500
+# answered to the exporter and its spans neither taken nor counted.
+LOST_REPEAT = (b'{"a": {"spans": [], "spans": []}, "a": 1, "resourceSpans": [{"scopeSpans": [{"spans": [{'
+               b'"traceId": "' + TRACE.encode() + b'", "spanId": "' + ROOT.encode()
+               + b'", "name": "\\u0073"}]}]}]}')
+
+
+def test_a_key_given_twice_inside_a_value_the_document_drops_loses_nothing():
+    [span] = decode_json(LOST_REPEAT).spans
+    assert (span.trace_id, span.span_id, span.name) == (TRACE, ROOT, "s")
+
+
+async def test_a_key_given_twice_inside_a_value_the_document_drops_is_a_200(http_receiver, sink):
+    url = await http_receiver()
+    async with aiohttp.ClientSession() as session, session.post(
+            url, data=LOST_REPEAT, headers={"Content-Type": "application/json"}) as response:
+        assert response.status == 200
+    assert [span.name for span in sink.spans] == ["s"] and sink.rejects == []
+
+
 class _Watched(bytes):
     """A body recording the searches of its whole text made with bytes' own methods (`count`, `in`)."""
 
