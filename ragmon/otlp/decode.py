@@ -723,7 +723,10 @@ def _integer(value: Any) -> int | None:
             return None
         if _WHOLE.fullmatch(value):
             return int(value)
-        number = decimal.Decimal(value)
+        try:
+            number = decimal.Decimal(value)
+        except decimal.InvalidOperation:
+            return _past_decimal(value)
         if number != number.to_integral_value():
             return None
         # Past every field's range ("1e999999999"): said so, without making the integer
@@ -731,6 +734,16 @@ def _integer(value: Any) -> int | None:
     if type(value) is float and value.is_integer():
         return int(value)
     return None
+
+
+def _past_decimal(value: str) -> int | None:
+    """`_integer` of a JSON number whose exponent is past what `decimal` takes (about 10**18 either way,
+    "1e1000000000000000000"), which it refuses with an InvalidOperation: zero if its digits are, else no
+    integer below 1 (a negative exponent) or past every field's range."""
+    digits, _, exponent = value.lower().partition("e")
+    if not digits.strip("-0."):
+        return 0
+    return None if exponent.startswith("-") else _UINT64[1] + 1
 
 
 _SPECIAL_DOUBLES = frozenset(("NaN", "Infinity", "-Infinity"))

@@ -339,6 +339,7 @@ HTTP_CASES = [
     ("application/json", {}, json_body(request(attributes=HUGE_DOUBLE))),  # was a 500, uncounted
     ("application/json", {}, json_body(request(attributes=HUGE_INT))),
     ("application/json", {}, json_body(request(startTimeUnixNano=TOO_MANY_DIGITS))),
+    ("application/json", {}, json_body(request(endTimeUnixNano="1e1000000000000000000"))),  # was a 500
     ("application/x-protobuf", {}, b"\x0a\x05\x12\x03\x0a\x01\xff"),
     ("application/x-protobuf", {}, _nested_attribute(3000)),
     ("application/json", {"Content-Encoding": "gzip"}, gzip.compress(json_body({"resourceSpans": []}))[:12]),

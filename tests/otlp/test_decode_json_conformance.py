@@ -356,6 +356,7 @@ def test_a_proto_field_name_of_a_field_ragmon_does_not_read_is_ignored():
     ("1700000000000000001", 1700000000000000001), (1700000000000000001, 1700000000000000001),
     ("18446744073709551615", 2**64 - 1),  # the largest uint64, as a string
     ("1e3", 1000), ("1.0", 1), ("12.50e1", 125), (5.0, 5),  # whole, however written
+    ("0e1000000000000000000", 0),  # an exponent past decimal's range (about 10**18): was a 500
 ])
 def test_a_time_is_a_json_number_or_a_string_holding_one(written, read):
     data = body({"traceId": TRACE, "spanId": ROOT, "startTimeUnixNano": written})
@@ -370,6 +371,10 @@ def test_a_time_is_a_json_number_or_a_string_holding_one(written, read):
     ("18446744073709551616", "out of range: '18446744073709551616' (want 0 to 18446744073709551615)"),
     # a billion-digit integer is not made to be told it is too large
     ("1e999999999", "out of range: '1e999999999' (want 0 to 18446744073709551615)"),
+    # an exponent past decimal's range (about 10**18): an InvalidOperation, answered 500, the spans uncounted
+    ("1e1000000000000000000", "out of range: '1e1000000000000000000' (want 0 to 18446744073709551615)"),
+    ("-2E+1000000000000000000", "out of range: '-2E+1000000000000000000' (want 0 to 18446744073709551615)"),
+    ("1e-2000000000000000000", "not an integer: '1e-2000000000000000000'"),
 ])
 def test_a_time_written_as_no_json_number_refuses_the_body_naming_it(written, problem):
     data = body({"traceId": TRACE, "spanId": ROOT, "startTimeUnixNano": written})
