@@ -12,6 +12,7 @@ import enum
 import json
 import math
 import re
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -366,7 +367,7 @@ def metadata_mapping(span: Span, where: str, value: Any) -> Mapping[str, Any]:
     if value is None or value == REDACTED or isinstance(value, Mapping):
         return value if isinstance(value, Mapping) else {}
     if isinstance(value, str):
-        for parse in (jsontext.loads, ast.literal_eval):
+        for parse in (jsontext.loads, _python_literal):
             try:
                 parsed = parse(value)
             except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):  # as its docs list
@@ -374,6 +375,15 @@ def metadata_mapping(span: Span, where: str, value: Any) -> Mapping[str, Any]:
             if isinstance(parsed, Mapping):
                 return parsed
     raise ExtractionError(span, f"{where}.metadata", f"{where}.metadata is not an object")
+
+
+def _python_literal(text: str) -> Any:
+    """A Python literal: Pinecone's metadata is a dict's repr. Read without the SyntaxWarning compile()
+    writes for some text that is none ("<unknown>:1: SyntaxWarning: invalid decimal literal" for
+    "{'a': 1x}"): a line of its own on the sidecar's stderr, not JSON in a `--log-format json` log."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.literal_eval(text)
 
 
 def make_context(span: Span, where: str, doc_id: Any, text: Any, score: Any, metadata: Any) -> Context:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -227,16 +228,37 @@ def test_missing_ids_come_from_metadata_then_content_hash() -> None:
                                 Context(gamma, "Gamma", 0.25), Context("12", "Delta"))
 
 
-def test_undecodable_metadata_needed_for_an_id_is_an_error() -> None:
+@pytest.mark.parametrize("metadata", ["{'source': unterminated", "{'source': 1if 1 else 2}"])
+def test_undecodable_metadata_needed_for_an_id_is_an_error(metadata: str) -> None:
+    # "1if" made Python's parser write "<unknown>:1: SyntaxWarning: invalid decimal literal" to stderr, a
+    # line of its own in a JSON log: the error is all that is said.
     attributes = {**oi("RETRIEVER"), "retrieval.documents.0.document.content": "Alpha",
-                  "retrieval.documents.0.document.metadata": "{'source': unterminated"}
+                  "retrieval.documents.0.document.metadata": metadata}
     retriever = span("retrieve", attributes)
 
-    with pytest.raises(ExtractionError) as caught:
+    with pytest.raises(ExtractionError) as caught, warnings.catch_warnings(record=True) as written:
+        warnings.simplefilter("always")
         extract(trace(retriever))
+
+    assert written == []
 
     assert f"span 'retrieve' (span id {retriever.span_id})" in str(caught.value)
     assert "retrieval.documents.0.document.metadata is not an object" in str(caught.value)
+
+
+def test_a_python_repr_of_metadata_holding_a_windows_path_names_the_document_without_a_warning() -> None:
+    # Pinecone's metadata is a dict's repr; "\k" in it is no escape Python knows, which its parser warns of
+    # (a DeprecationWarning on 3.11, a SyntaxWarning on 3.12 written to stderr: a line of its own in a JSON
+    # log) while it reads the backslash as written.
+    attributes = {**oi("RETRIEVER"), "retrieval.documents.0.document.content": "Alpha",
+                  "retrieval.documents.0.document.metadata": "{'source': 'C:\\kb\\guide.md'}"}
+
+    with warnings.catch_warnings(record=True) as written:
+        warnings.simplefilter("always")
+        example = extract(trace(span("retrieve", attributes)))
+
+    assert example is not None and example.contexts == (Context("C:\\kb\\guide.md", "Alpha"),)
+    assert written == []
 
 
 # --- question -------------------------------------------------------------------------------------
