@@ -766,7 +766,21 @@ def _json_attributes(obj: dict[str, Any], prefix: str) -> dict[str, Any]:
     return _json_key_values(_json_list(obj, "attributes", prefix), f"{prefix}attributes")
 
 
-def _json_key_values(items: list[Any], where: str) -> dict[str, Any]:
+MAX_NESTING = 128
+"""Arrays and key-value lists one OTLP/JSON attribute value may hold within each other; deeper is refused
+(a 400). Bounded here, not by Python's recursion limit: on 3.12 `json.loads` no longer spends Python frames,
+so values nested ~500 deep were let through that ragmon's accounting (`ragmon.traces.footprint`), called
+deeper in the stack, could not size: a RecursionError from one hostile request. 128 is far past any real
+attribute (the protobuf door stops at 48) and leaves decode, then footprint, over 450 of the 1,000 frames
+Python allows, on 3.11 and 3.12 alike."""
+
+
+class _TooDeep(Exception):
+    """An attribute value nested deeper than `MAX_NESTING`, named at its attribute rather than by the path
+    through each level."""
+
+
+def _json_key_values(items: list[Any], where: str, depth: int = 0) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for n, item in enumerate(items):
         # proto3 JSON leaves out a field holding its default (or writes it null), so an absent key is ""
@@ -774,16 +788,22 @@ def _json_key_values(items: list[Any], where: str) -> dict[str, Any]:
         if type(item) is not dict or ((key := item.get("key")) is not None and type(key) is not str):
             raise _Invalid(f"{where}[{n}]", "not a {key, value} object with a string key")
         try:
-            out[key or ""] = _json_value(item.get("value"))
+            out[key or ""] = _json_value(item.get("value"), depth)
         except _Invalid as exc:
             raise exc.under(f"{where}[{n}].value") from None
+        except _TooDeep:
+            if depth:
+                raise
+            raise _Invalid(f"{where}[{n}].value", "arrays and key-value lists nested more than "
+                           f"{MAX_NESTING} levels deep: flatten it") from None
     return out
 
 
-def _json_value(value: Any) -> Any:
+def _json_value(value: Any, depth: int = 0) -> Any:
     """An AnyValue; the first known field not null wins (under either name, `stringValue` or
     `string_value`), unknown fields are ignored, `{}` is an empty value (None, as the protobuf door reads an
-    AnyValue with no field set), and so is `{"doubleValue": null}`."""
+    AnyValue with no field set), and so is `{"doubleValue": null}`. `depth`: the arrays and key-value lists
+    it is within."""
     if value is None:
         return None
     if type(value) is not dict:
@@ -792,7 +812,7 @@ def _json_value(value: Any) -> Any:
         convert = _JSON_ANY.get(key)
         if convert is not None and item is not None:
             try:
-                return convert(item)
+                return convert(item, depth) if convert in _JSON_NESTED else convert(item)
             except _Invalid as exc:
                 raise exc.under(f".{key}") from None
     return None
@@ -836,26 +856,35 @@ def _json_bytes_value(value: Any) -> bytes:
         raise _Invalid("", "not valid base64") from None
 
 
-def _json_array_value(value: Any) -> list[Any]:
+def _json_array_value(value: Any, depth: int) -> list[Any]:
     if type(value) is not dict:
         raise _Invalid("", "not an ArrayValue object")
     items = _json_list(value, "values", ".")
     out = []
     for n, item in enumerate(items):
         try:
-            out.append(_json_value(item))
+            out.append(_json_value(item, _deeper(depth)))
         except _Invalid as exc:
             raise exc.under(f".values[{n}]") from None
     return out
 
 
-def _json_kvlist_value(value: Any) -> dict[str, Any]:
+def _json_kvlist_value(value: Any, depth: int) -> dict[str, Any]:
     if type(value) is not dict:
         raise _Invalid("", "not a KeyValueList object")
-    return _json_key_values(_json_list(value, "values", "."), ".values")
+    return _json_key_values(_json_list(value, "values", "."), ".values", _deeper(depth))
 
 
-_JSON_ANY: dict[str, Callable[[Any], Any]] = {
+def _deeper(depth: int) -> int:
+    if depth == MAX_NESTING:
+        raise _TooDeep
+    return depth + 1
+
+
+_JSON_NESTED: frozenset[Callable[[Any, int], Any]] = frozenset({_json_array_value, _json_kvlist_value})
+"""The converters of `_JSON_ANY` given the depth too; the others take the value alone, as a wrapper taking
+it for them had cost a batch of attributes 16% more Python calls (benchmarks/calls.py's otlp_json)."""
+_JSON_ANY: dict[str, Callable[..., Any]] = {
     "stringValue": _json_string_value,
     "intValue": lambda v: _json_int(v, ""),
     "boolValue": _json_bool_value,

@@ -294,6 +294,29 @@ def test_values_nested_past_the_protobuf_decoders_depth_are_refused_saying_so():
         "key-value lists sooner; flatten it)")
 
 
+def _nested_json_attribute(arrays: int, kvlists: int) -> bytes:
+    """A span whose attribute holds `arrays` arrays of one item, then `kvlists` key-value lists of one."""
+    value = ('{"kvlistValue":{"values":[{"key":"k","value":' * kvlists + '{"stringValue":"x"}'
+             + "}]}}" * kvlists)
+    value = '{"arrayValue":{"values":[' * arrays + value + "]}}" * arrays
+    span = (f'{{"traceId":"{TRACE}","spanId":"{ROOT}","name":"deep",'
+            f'"attributes":[{{"key":"k","value":{value}}}]}}')
+    return ('{"resourceSpans":[{"scopeSpans":[{"spans":[' + span + "]}]}]}").encode()
+
+
+@pytest.mark.parametrize(("arrays", "kvlists"), [(128, 0), (0, 128), (64, 64)])
+def test_json_values_nested_past_128_levels_are_refused_naming_the_attribute(arrays: int, kvlists: int):
+    # The JSON door takes far deeper nesting than the protobuf one's 48 levels, up to 128 on every Python:
+    # it had been bounded by the recursion limit alone, which Python 3.12 no longer spends in json's
+    # parser, so 3.12 took ~500 levels, which the buffer's accounting then could not size.
+    (span,) = decode_json(_nested_json_attribute(arrays, kvlists)).spans
+    assert span.name == "deep"
+    with pytest.raises(DecodeError) as error:
+        decode_json(_nested_json_attribute(arrays + 1, kvlists))
+    assert str(error.value) == ("resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value: arrays and "
+                                "key-value lists nested more than 128 levels deep: flatten it")
+
+
 def test_empty_bodies_are_empty_requests():
     assert decode_protobuf(b"") == decode_json(b"") == decode_json(b"{}")
     assert decode_json(b"{}").spans == () and decode_json(b"{}").rejected == 0
