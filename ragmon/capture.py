@@ -325,7 +325,7 @@ the id is read from its beginning (`_long_line_id`)."""
 _PARSED_WHOLE = 32 << 20
 """Bytes of a line, at most, parsed whole for its id when it does not begin with it: parsed, a line of
 replay's 256 MiB takes several times that in memory, at the start of a sidecar sized for its traffic
-(806 MiB in deploy/kubernetes), so a reviewer's sorted keys on a huge line would crash it at every start.
+(807 MiB in deploy/kubernetes), so a reviewer's sorted keys on a huge line would crash it at every start.
 Its id is then not held (a trace of it sent again is captured again), and the start-up warning counts it
 among the lines without one, though replay may read it."""
 _ID_FIRST = re.compile(rb'\{\s*"id"\s*:\s*("(?:[^"\\]|\\.)*")\s*,')

@@ -34,14 +34,15 @@ is counted in --max-buffer while the example is queued or scored, and a trace ne
 --max-buffer is not scored (an `error`, logged). What a worker keeps beyond it afterwards (a 4 MiB
 Chinese document left one at 195 MiB) is counted in --max-buffer too, until its pool is replaced."""
 
-HELPERS = 25 * MiB
+HELPERS = 26 * MiB
 """multiprocessing's forkserver, which forks the lexical workers, and its resource tracker: processes of
-their own beside the sidecar and its workers, in no other part. Their anonymous memory, 17.8 and 6.3 MiB
-measured with a worker at work (their libraries' pages are the process's, counted there once): 24.07 MiB in
-all once the forkserver preloaded the citation read-out (rules 15), past the 24 this was, whose 70 KiB to
-spare an import of a 20 KiB module and its patterns took in the heap's page runs. A worker's
+their own beside the sidecar and its workers, in no other part. Their anonymous memory, measured with a
+worker at work (their libraries' pages are the process's, counted there once): 18.5 and 6.3 MiB on Python
+3.11, 24.8 in all; 18.4 and 6.8 on 3.12, whose resource tracker holds 0.45 MiB more, 25.2 in all, past the
+25 this was (24 until the forkserver preloaded the citation read-out, rules 15, and took 24.07). A worker's
 own figure counts the pages it shares with the forkserver; the forkserver's copies of those it wrote to
-are here."""
+are here. Measured with the modules' bytecode cached, as pip installs them: compiling them from source
+(PYTHONDONTWRITEBYTECODE on a source checkout) leaves the forkserver ~2.2 MiB more on either version."""
 
 TRACE_IDS = 2816
 """Bytes per --max-traces of the trace ids the assembler remembers beside what it buffers (`ragmon.traces`),

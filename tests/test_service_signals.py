@@ -279,10 +279,10 @@ def test_claude_on_is_described_with_its_share_and_limits() -> None:
 
 
 def test_startup_says_the_most_memory_its_settings_may_hold() -> None:
-    # OTLP/HTTP on, gRPC off, Claude on: process 90 + buffer 256 + worker 80 + forkserver and tracker 25 +
-    # trace ids 53.7 + Claude's SDK 60 + decoding 125 + bodies 48 = 737.7, 738 MiB (docs/deploy.md).
+    # OTLP/HTTP on, gRPC off, Claude on: process 90 + buffer 256 + worker 80 + forkserver and tracker 26 +
+    # trace ids 53.7 + Claude's SDK 60 + decoding 125 + bodies 48 = 738.7, 739 MiB (docs/deploy.md).
     env = {"ANTHROPIC_API_KEY": DUMMY_KEY, "ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}
     lines = [message for _, message in startup_lines(["--llm-sample-rate", "0.01"], env)]
     (memory,) = [message for message in lines if message.startswith(MEMORY)]
-    assert memory.startswith("memory: at most 738 MiB with these settings (the process 90 MiB, ")
+    assert memory.startswith("memory: at most 739 MiB with these settings (the process 90 MiB, ")
     assert "the Claude judge's SDK 60 MiB" in memory and "gRPC" not in memory
