@@ -305,15 +305,18 @@ async def test_close_kills_a_stuck_worker_after_its_grace(monkeypatch: pytest.Mo
 # --- what scoring an example takes (working_bytes) ------------------------------------------------------
 
 def test_working_bytes_is_each_text_times_what_reading_it_takes() -> None:
-    # CPython holds an ASCII str of n characters in 49 + n bytes (PEP 393's compact ASCII header), so by
-    # hand: a document of 1,000 characters 8 times 1,049, the question (14) and answer (12) 8 times 63 and
-    # 61; the same document under a second id is read once. In Chinese, 2 bytes a character and a header of
-    # 74: a document of 100 characters 96 times 274, an answer of 10 32 times 94.
+    # CPython holds an ASCII str of n characters in 49 + n bytes on 3.11 (PEP 393's compact ASCII header
+    # and the closing NUL), so by hand: a document of 1,000 characters 8 times 1,049, the question (14) and
+    # answer (12) 8 times 63 and 61; the same document under a second id is read once. In Chinese, 2 bytes
+    # a character and a header of 74: a document of 100 characters 96 times 274, an answer of 10 32 times
+    # 94. Python 3.12 dropped the headers' wstr fields (PEP 623): 8 bytes fewer for ASCII, 16 for the rest.
+    ascii_header, wide_header = (49, 74) if sys.version_info < (3, 12) else (41, 58)
     document = "d" * 1_000
     example = Example("e", "Which colour?.", (Context("a", document), Context("b", document)), "It is blue..")
-    assert scoring.working_bytes(example) == 8 * 1_049 + 8 * 63 + 8 * 61
+    question = 8 * (ascii_header + 14)
+    assert scoring.working_bytes(example) == 8 * (ascii_header + 1_000) + question + 8 * (ascii_header + 12)
     chinese = Example("c", "Which colour?.", (Context("a", "中" * 100),), "是蓝色的。是蓝色的。")
-    assert scoring.working_bytes(chinese) == 96 * 274 + 8 * 63 + 32 * 94
+    assert scoring.working_bytes(chinese) == 96 * (wide_header + 200) + question + 32 * (wide_header + 20)
 
 
 def _peak_scoring(example: Example) -> int:
