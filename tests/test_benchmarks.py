@@ -56,10 +56,14 @@ def test_the_offline_gate_and_the_sidecar_cost_no_more_calls_than_recorded() -> 
 
 
 def test_a_workload_over_its_recorded_calls_fails_the_check_and_is_named(tmp_path: Path) -> None:
-    recorded = json.loads((ROOT / "benchmarks" / "calls.json").read_text(encoding="utf-8"))
-    replay = recorded["replay"]["python_calls"]
-    recorded["replay"]["python_calls"] = int(replay / 1.2)  # today's figure is 20% over this
+    # Recorded here, on the Python running the test, then lowered: calls.json is recorded on 3.11, and
+    # 3.12 makes fewer calls on the same workloads (replay: 688 an example, not 730), so 3.11's figure
+    # lowered by a sixth was only 13% under 3.12's.
     lowered = tmp_path / "calls.json"
+    assert _calls("--record", "--recorded", str(lowered)).returncode == 0
+    recorded = json.loads(lowered.read_text(encoding="utf-8"))
+    replay = recorded["replay"]["python_calls"]
+    recorded["replay"]["python_calls"] = int(replay / 1.2)  # the figure measured is 20% over this
     lowered.write_text(json.dumps(recorded), encoding="utf-8")
     run = _calls("--check", "--recorded", str(lowered))
     assert run.returncode == 1
