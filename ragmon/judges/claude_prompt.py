@@ -133,7 +133,7 @@ def _shown_id(context_id: str, rank: int) -> str:
     attribute. Escaped after `&` is, a reference can only stand for a character, so no two ids are written
     alike, which a verdict's citation needs (`ClaudeJudge._parse` maps an id as written back to the
     document): "<" written as the full-width "＜" (`neutralise`) and a lone surrogate as U+FFFD, "<a>" and
-    "＜a>" were both `＜a&gt;`, "caf\udce9.txt" and "caf\udcea.txt" both `caf\ufffd.txt`, and the support
+    "＜a>" were both `＜a&gt;`, "caf\\udce9.txt" and "caf\\udcea.txt" both `caf\\ufffd.txt`, and the support
     Claude gave the one went to the other, a hostile document's id taking a real one's."""
     written = _CONTROL.sub(_char_reference, escape(context_id, quote=True))
     return written if len(written) <= MAX_ID_CHARS else f"{written[:MAX_ID_CHARS]}...[{rank}]"
