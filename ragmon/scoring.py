@@ -160,7 +160,7 @@ class _Worker(multiprocessing.context.ForkServerProcess):
     alive with `terminate`, SIGTERM, which they ignore (`warm`): the pool's manager thread then waited for
     them for ever. On Python 3.11 the lane's scoring stalled `DEATH_REPORT_WAIT` after each death, the live
     workers stayed, holding their memory, and the sidecar hung at exit joining that thread until killed; on
-    3.12 (the image's Python) scoring stopped for good. Ended by SIGKILL instead, and marked so that its
+    3.12 and later scoring stopped for good. Ended by SIGKILL instead, and marked so that its
     status is not taken for a death (`_report_death`)."""
 
     ended_by_pool = False
