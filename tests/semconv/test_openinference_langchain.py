@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import collections.abc
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 import pytest
 from agent_apps import support_agent
+from counted_mapping import counted_mapping
 from instrumented_apps import LANGCHAIN_ANSWER, QUESTION, RagChain, langchain_contexts
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
@@ -151,25 +151,16 @@ def test_an_agents_answer_is_its_last_turn_not_a_tool_calls_announcement(langcha
     assert example.contexts == langchain_contexts(found)
 
 
-class _CountedMapping(type):
-    """A stand-in for Mapping in ragmon.semconv.common that records each value checked against it."""
-
-    checked: ClassVar[list[type]] = []
-
-    def __instancecheck__(cls, value: object) -> bool:
-        _CountedMapping.checked.append(type(value))
-        return isinstance(value, collections.abc.Mapping)
-
-
 def test_the_text_of_a_json_input_is_read_without_checking_its_values_against_mapping(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # LangChain records a model's input as the JSON of its messages; every string in it is what the model
     # was given. Each dict, list, number and null of it had been checked against Mapping, an abstract class
     # (~5% of extracting a real LangChain trace); JSON's own types are told by their type. The strings
     # read, in order, are the same.
-    monkeypatch.setattr(common, "Mapping", _CountedMapping("Mapping", (), {}))
+    stand_in = counted_mapping()
+    monkeypatch.setattr(common, "Mapping", stand_in)
     decoded = {"messages": [[{"lc": 1, "type": "constructor", "kwargs": {"content": "Context: refunds.",
                                                                          "type": "system"}},
                              {"lc": 1, "kwargs": {"content": "How long?", "example": False, "id": None}}]]}
     assert common.strings(decoded) == ["constructor", "Context: refunds.", "system", "How long?"]
-    assert _CountedMapping.checked == []
+    assert stand_in.checked == []
