@@ -65,9 +65,9 @@ from ragmon.scoring import Lane, LaneRefusal, LexicalLane, sent_copies, working_
 from ragmon.semconv.extract import (
     LIMITS,
     ExtractionError,
-    calls_a_model,
     extract_noted,
     pipeline_service,
+    records_its_callee,
     unasked_note,
 )
 from ragmon.semconv.unread import unread_note
@@ -950,12 +950,11 @@ def _awaited(decided: Decided, example: Example | None, *, callers: bool) -> fro
       waits too once more than one service sends here, or may (`callers`: in the first `--decision-wait`
       after start too, before every service's exporter has sent its first batch);
     - the caller's part came first: a call to another service (a CLIENT span with no child here, not to a
-      database nor a model's API, or a PRODUCER span: a question put on a queue, answered by a worker's
-      CONSUMER) is
-      awaited, so that its callee's part, documents say, joins it, when the trace holds no whole RAG
-      answer and more than one service sends here: a sidecar hears from its own app alone, and nearly
-      every request of an app calls something, so holding each for `--decision-wait` would buy nothing
-      there.
+      database nor a model's, a vector store's or a reranker's API, or a PRODUCER span: a question put on
+      a queue, answered by a worker's CONSUMER) is awaited, so that its callee's part, documents say,
+      joins it, when the trace holds no whole RAG answer and more than one service sends here: a sidecar
+      hears from its own app alone, and nearly every request of an app calls something, so holding each
+      for `--decision-wait` would buy nothing there.
     A trace decided on a timeout is never held. In the sidecar shape, the traces held are those of requests
     with no RAG answer that came with a traceparent."""
     if decided.reason != "complete":
@@ -971,7 +970,7 @@ def _awaited(decided: Decided, example: Example | None, *, callers: bool) -> fro
     parents = {span.parent_span_id for span in spans}
     calls = frozenset(span.span_id for span in spans if span.kind in _CALLS and span.span_id not in parents
                       and not any(key in span.attributes for key in _DATABASE_KEYS)
-                      and not calls_a_model(span))
+                      and not records_its_callee(span))
     return calls or None
 
 

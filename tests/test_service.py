@@ -1179,6 +1179,30 @@ async def test_a_model_call_is_no_call_to_a_service_whose_part_is_awaited(start_
     assert total(samples, "ragmon_traces_total", pipeline="chat-api", outcome="scored") == 1
 
 
+async def test_a_search_endpoints_retrieval_is_no_call_to_a_service_whose_part_is_awaited(
+        start_sidecar: Start) -> None:
+    # A search endpoint traced with the GenAI conventions: its retrieval is a CLIENT span (a vector
+    # store's API, which sends no part of its own) holding the documents, and there is no answer. In the
+    # first --decision-wait it was held for all of it, 3 s here, as a call to another service; it is
+    # decided a quiet period after its last span, scored (retrieval metrics only).
+    _, ports = await start_sidecar(decision_wait=3.0)
+    provider = TracerProvider(resource=Resource.create({"service.name": "search-api"}))
+    memory = InMemorySpanExporter()
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    tracer = provider.get_tracer("test")
+    retrieval = {"gen_ai.operation.name": "retrieval", "gen_ai.retrieval.query.text": QUESTION,
+                 "gen_ai.retrieval.documents": json.dumps([{"id": DOC_ID, "content": DOC}])}
+    with tracer.start_as_current_span("GET /search", kind=SpanKind.SERVER), \
+            tracer.start_as_current_span("retrieval kb", kind=SpanKind.CLIENT, attributes=retrieval):
+        pass
+    provider.shutdown()
+    started = time.monotonic()
+    assert await export(http_exporter(ports), list(memory.get_finished_spans())) is SpanExportResult.SUCCESS
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
+    assert time.monotonic() - started < 2.0
+    assert total(samples, "ragmon_traces_total", pipeline="search-api", outcome="scored") == 1
+
+
 async def test_a_refused_trace_of_two_services_is_counted_under_the_pipelines_service(
         start_sidecar: Start) -> None:
     # The pool: rag-api's model call failed, so the trace is an error; retriever-svc, which rag-api

@@ -119,7 +119,9 @@ from ragmon.semconv.common import (
 from ragmon.text import cited_ids
 from ragmon.traces import Span, Trace, may_be_local_root
 
-__all__ = ["ExtractionError", "calls_a_model", "extract", "pipeline_service", "request_count", "unasked_note"]
+__all__ = [
+    "ExtractionError", "extract", "pipeline_service", "records_its_callee", "request_count", "unasked_note",
+]
 
 T = TypeVar("T")
 Reader = Callable[[Span], T | None]
@@ -542,9 +544,13 @@ def request_count(trace: Trace) -> int:
                for span in requests)
 
 
-def calls_a_model(span: Span) -> bool:
-    """Whether a span is a model call (a provider's API, which sends no spans of its own)."""
-    return _role(span) is Role.LLM
+def records_its_callee(span: Span) -> bool:
+    """Whether a span is a call whose callee sends no spans of its own, all it gave being recorded on the
+    span: a model's API, a vector store's search, a reranker's API (GenAI's retrieval spans are CLIENT)."""
+    return _role(span) in _CALLS_RECORDED
+
+
+_CALLS_RECORDED = (Role.LLM, Role.RETRIEVER, Role.RERANKER)
 
 
 def _role(span: Span) -> Role | None:
