@@ -535,13 +535,16 @@ def request_count(trace: Trace) -> int:
     those nested in an earlier request's span left open (never ended, so never exported) are roots beside
     its children; so are those nested in an earlier request's span that had ended before they started (a
     worker task or a context variable holding the first request's context): read as its children, six
-    requests had counted one, and the run blamed the build's exporter."""
+    requests had counted one, and the run blamed the build's exporter. Ended before, as JS's millisecond
+    starts allow (`_began_before_end`)."""
     view = _View(trace)
     requests = view.request_spans(view.top_chains())
     nested = view.under({span.span_id for span in requests})
-    return sum(span.span_id not in nested
-               or 0 < nested[span.span_id].end_time_unix_nano < span.start_time_unix_nano
-               for span in requests)
+    return sum(span.span_id not in nested or _ended_before(nested[span.span_id], span) for span in requests)
+
+
+def _ended_before(earlier: Span, later: Span) -> bool:
+    return earlier.end_time_unix_nano > 0 and not _began_before_end(later, earlier)
 
 
 def records_its_callee(span: Span) -> bool:

@@ -22,8 +22,8 @@ from opentelemetry.trace import SpanKind
 from ragmon.evaluation import evaluate_example
 from ragmon.judges.lexical import LexicalJudge
 from ragmon.model import Context, Example
-from ragmon.semconv.extract import UNASKED, ExtractionError, extract, unasked_note
-from ragmon.traces import Trace
+from ragmon.semconv.extract import UNASKED, ExtractionError, extract, request_count, unasked_note
+from ragmon.traces import Span, Trace
 
 if TYPE_CHECKING:
     from semconv.conftest import Recorder
@@ -180,21 +180,35 @@ def test_an_ai_sdk_call_without_a_question_says_why(recorder: Recorder, prompt: 
 MILLISECOND = 1_000_000
 
 
-def run_after(first: Trace, second: Trace, gap: int) -> Trace:
-    """The two captured runs of the chain as one request's, under a server span: the second moved to start
-    `gap` ns after the whole millisecond in which the first ended, as OpenTelemetry JS stamps a start
+def root_of(trace: Trace) -> Span:
+    root, = (span for span in trace.spans if span.parent_span_id is None)
+    return root
+
+
+def moved_after(first: Trace, second: Trace, gap: int, parent: str) -> list[Span]:
+    """The second captured run's spans in the first's trace, its root under `parent`, moved to start `gap`
+    ns after the whole millisecond in which the first run ended, as OpenTelemetry JS stamps a start
     (`Date.now()`, then the end as that start plus the measured duration); its span ids made its own."""
-    root, = (span for span in first.spans if span.parent_span_id is None)
-    later, = (span for span in second.spans if span.parent_span_id is None)
-    shift = root.end_time_unix_nano // MILLISECOND * MILLISECOND + gap - later.start_time_unix_nano
-    server = "00000000000000aa"
+    shift = (root_of(first).end_time_unix_nano // MILLISECOND * MILLISECOND + gap
+             - root_of(second).start_time_unix_nano)
     own = {span.span_id: f"{int(span.span_id, 16) ^ 1:016x}" for span in second.spans}
-    moved = [replace(span, trace_id=first.trace_id, span_id=own[span.span_id],
-                     parent_span_id=own.get(span.parent_span_id or "", server),
-                     start_time_unix_nano=span.start_time_unix_nano + shift,
-                     end_time_unix_nano=span.end_time_unix_nano + shift) for span in second.spans]
+    return [replace(span, trace_id=first.trace_id, span_id=own[span.span_id],
+                    parent_span_id=own.get(span.parent_span_id or "", parent),
+                    start_time_unix_nano=span.start_time_unix_nano + shift,
+                    end_time_unix_nano=span.end_time_unix_nano + shift) for span in second.spans]
+
+
+def server_span(run: Span, span_id: str, parent: str | None) -> Span:
+    """A request's server span around the run whose root is `run`, from its start to its end."""
+    return replace(run, span_id=span_id, parent_span_id=parent, name="POST /ask", kind=2, attributes={})
+
+
+def run_after(first: Trace, second: Trace, gap: int) -> Trace:
+    """The two captured runs of the chain as one request's, under a server span, the second `moved_after`."""
+    server = "00000000000000aa"
+    moved = moved_after(first, second, gap, server)
     kept = [replace(span, parent_span_id=span.parent_span_id or server) for span in first.spans]
-    request = replace(root, span_id=server, parent_span_id=None, name="POST /ask", kind=2, attributes={},
+    request = replace(server_span(root_of(first), server, None),
                       end_time_unix_nano=max(span.end_time_unix_nano for span in moved))
     return Trace(first.trace_id, (request, *kept, *moved))
 
@@ -217,6 +231,30 @@ def test_a_langchain_js_chain_begun_a_millisecond_before_the_first_ended_is_besi
 
     with pytest.raises(ExtractionError, match="2 chains of this trace each retrieved and answered, side by"):
         extract(run_after(first, second, -MILLISECOND))
+
+
+def kept_context(first: Trace, second: Trace, gap: int) -> Trace:
+    """The two captured runs of the chain as two requests of a build keeping the first request's context
+    for the next (live replay's `inside-first-span` build): each run under a server span of its own, the
+    second, `moved_after`, a child of the first's, which had ended."""
+    servers = ("00000000000000aa", "00000000000000bb")
+    moved = moved_after(first, second, gap, servers[1])
+    kept = [replace(span, parent_span_id=span.parent_span_id or servers[0]) for span in first.spans]
+    requests = (server_span(root_of(first), servers[0], None),
+                server_span(moved[second.spans.index(root_of(second))], servers[1], servers[0]))
+    return Trace(first.trace_id, (*requests, *kept, *moved))
+
+
+@pytest.mark.parametrize(("gap", "requests"), [(0, 2), (-MILLISECOND, 1)])
+def test_a_request_begun_within_the_millisecond_an_ended_one_ended_is_a_request_of_its_own(
+        gap: int, requests: int) -> None:
+    # A build keeping the first request's context: the second request's spans nest under the first's
+    # server span, which had ended before it began, in the same millisecond: its start, a whole
+    # millisecond, is before that end. Counted as one request, live replay did not name the kept context.
+    # Begun a whole millisecond before that end, it may be the first request's own work: one.
+    first, second = capture("langchain-proto-gzip").trace(), capture("langchain-json").trace()
+
+    assert request_count(kept_context(first, second, gap)) == requests
 
 
 def chat(recorder: Recorder, numbered: list[str], output: str, start: int, end: int) -> None:
