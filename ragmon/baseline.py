@@ -49,7 +49,7 @@ from typing import Any, BinaryIO, NoReturn
 from ragmon import __version__
 from ragmon.errors import InputError
 from ragmon.ids import ID_SHOWN, escaped_id, id_key
-from ragmon.jsontext import loads, replace_lone_surrogates
+from ragmon.jsontext import decode_error, loads, replace_lone_surrogates
 from ragmon.model import LOWER_IS_BETTER, METRIC_NAMES, Claim, ClaimVerdict, Example, ExampleResult, Report
 from ragmon.options import input_name, is_stdin, stdin_bytes
 from ragmon.rules import SCORING_RULES, scores_examples_alike
@@ -264,8 +264,9 @@ def load(path: Path | str) -> Baseline:
     except UnicodeDecodeError:
         raise InputError(f"the baseline is not UTF-8 JSON: {WRITTEN_BY}", source=source) from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"the baseline is not valid JSON ({exc.msg}, column {exc.colno}){_looks_like(exc)}: "
-                         f"{WRITTEN_BY}", source=source, line=exc.lineno) from None
+        error = decode_error(exc)  # a trailing comma as every Python words it
+        raise InputError(f"the baseline is not valid JSON ({error.msg}, column {error.colno})"
+                         f"{_looks_like(error)}: {WRITTEN_BY}", source=source, line=error.lineno) from None
     except (ValueError, RecursionError) as exc:  # valid JSON that json will not read: a traceback otherwise
         # int()'s limit on digits, without its advice to the programmer after the colon
         why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).partition(":")[0]

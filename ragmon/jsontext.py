@@ -18,6 +18,12 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _SURROGATE_ESCAPE_BYTES = re.compile(_SURROGATE_ESCAPE.pattern.encode())
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 """In a str every surrogate is lone: `json.loads` joins an escaped pair into one character."""
+JSON_SPACE = " \t\n\r"
+"""The white space JSON allows between tokens."""
+_TRAILING_COMMA = "Illegal trailing comma before end of "
+_EXPECTED_AFTER_COMMA = {"object": "Expecting property name enclosed in double quotes",
+                         "array": "Expecting value"}
+"""What Python 3.11 and 3.12 expected where 3.13 finds a trailing comma, by what the comma is in."""
 
 
 def loads(data: str | bytes) -> Any:
@@ -38,3 +44,17 @@ def loads(data: str | bytes) -> Any:
 def replace_lone_surrogates(text: str) -> str:
     """`text` with each lone surrogate as U+FFFD; `text` itself when it has none."""
     return _LONE_SURROGATE.sub("\ufffd", text) if _LONE_SURROGATE.search(text) else text
+
+
+def decode_error(exc: json.JSONDecodeError) -> json.JSONDecodeError:
+    """`exc` as Python 3.11 and 3.12 give it, so a file gets one message on every Python. 3.13 names a
+    trailing comma itself ("Illegal trailing comma before end of object"), at the comma; earlier Pythons
+    say what they expected instead ("Expecting property name enclosed in double quotes", "Expecting
+    value") at the `}` or `]` after it, one column or a line later, where ragmon's messages place the
+    error and say it is a trailing comma (`ragmon.datasets.decoding`)."""
+    if not exc.msg.startswith(_TRAILING_COMMA):
+        return exc
+    after = exc.doc[exc.pos + 1:]
+    closing = exc.pos + 1 + len(after) - len(after.lstrip(JSON_SPACE))
+    expected = _EXPECTED_AFTER_COMMA[exc.msg.removeprefix(_TRAILING_COMMA)]
+    return json.JSONDecodeError(expected, exc.doc, closing)

@@ -12,8 +12,8 @@ import sys
 from typing import Any
 
 from ragmon.errors import InputError
+from ragmon.jsontext import JSON_SPACE, decode_error
 
-JSON_SPACE = " \t\n\r"
 _STRING_OR_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|-?([0-9]+)(\.[0-9]+)?([eE][-+]?[0-9]+)?')
 """JSON strings, skipped whole, and numbers: the integer part, fraction and exponent of each."""
 
@@ -93,8 +93,8 @@ def json_text(text: str) -> Any:
                                    "this column)", text, max(last, 0)) from None
     except RecursionError:
         raise json.JSONDecodeError("nested too deeply", text, _deepest(text)) from None
-    except json.JSONDecodeError:
-        raise
+    except json.JSONDecodeError as exc:
+        raise decode_error(exc) from None
     except ValueError:
         limit = sys.get_int_max_str_digits()
         # The first integer past the limit: digits in a string, a fraction or an exponent are no integer.

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from ragmon.datasets.decoding import JSON_SPACE
 from ragmon.datasets.fields import FieldPath
+from ragmon.jsontext import JSON_SPACE
 
 LineOf = Callable[[], int]
 """Where a record starts, worked out only when an error needs it (locating is slow in whole-JSON files)."""

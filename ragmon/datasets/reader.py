@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO
 
 from ragmon.datasets.decoding import (
-    JSON_SPACE,
     blank_line,
     json_error,
     json_line,
@@ -38,6 +37,7 @@ from ragmon.datasets.otlp_lines import Recording, is_otlp
 from ragmon.datasets.ragmon_format import ragmon_example
 from ragmon.datasets.trace_format import trace_example
 from ragmon.errors import InputError
+from ragmon.jsontext import JSON_SPACE
 from ragmon.model import Example
 from ragmon.options import input_name, is_stdin, stdin_bytes
 

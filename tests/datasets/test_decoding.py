@@ -140,6 +140,26 @@ def test_a_trailing_comma_is_named_as_one(tmp_path: Path) -> None:
                                      "trailing comma)")
 
 
+@pytest.mark.parametrize(("name", "text", "where", "expected"), [
+    # `{"id": "x", "question": "q?", "contexts": ["a",` is 47 characters: the `]` is column 48.
+    ("comma.jsonl", '{"id": "x", "question": "q?", "contexts": ["a",]}\n', "1: invalid JSON at column 48",
+     "Expecting value: a comma before ']'"),
+    # The last record's comma ends line 2, the `]` json expected a value at opens line 3.
+    ("comma.json", '[\n  {"id": "x", "question": "q?"},\n]\n', "3: invalid JSON at column 1",
+     "Expecting value: a comma before ']'"),
+    ("comma.json", '[{"id": "x",\n  "question": "q?",\n  }]\n', "3: invalid JSON at column 3",
+     "Expecting property name enclosed in double quotes: a comma before '}'"),
+])
+def test_a_trailing_comma_is_named_at_its_bracket_on_every_python(tmp_path: Path, name: str, text: str,
+                                                                  where: str, expected: str) -> None:
+    # Python 3.13's json names the comma itself ("Illegal trailing comma before end of array"), at the
+    # comma: a column earlier, or a line earlier when the bracket is on the next line, and ragmon's own
+    # wording of the cause was lost; 3.11 and 3.12 stop at the bracket.
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    assert str(error_of([path])) == f"{path}:{where}: {expected} ends no item (JSON allows no trailing comma)"
+
+
 # --- found in an audit of golden-file reading: two layouts called pretty-printed, a NUL byte unnamed --
 
 
