@@ -1,4 +1,5 @@
-"""JSON from outside (OTLP/JSON bodies, JSON-valued span attributes) read into text that is always valid.
+"""JSON from outside (OTLP/JSON bodies, JSON-valued span attributes) read into text that is always valid,
+and refused alike on every Python.
 
 `json.loads` accepts a lone surrogate, escaped ("\\ud800" alone) or as its UTF-8-style bytes (ED A0 80):
 valid JSON, but no character, and no UTF-8 encoding downstream can write it. Left in, one fails whatever
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import accumulate
 from typing import Any
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -20,6 +22,11 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 """In a str every surrogate is lone: `json.loads` joins an escaped pair into one character."""
 JSON_SPACE = " \t\n\r"
 """The white space JSON allows between tokens."""
+_STRING = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*(?:"|\\?\Z)')
+"""A JSON string, or one left open to the end of the text (cut short)."""
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_BRACKET_OR_STRING = re.compile(rf"{_STRING.pattern}|[\[\]{{}}]")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _TRAILING_COMMA = "Illegal trailing comma before end of "
 _EXPECTED_AFTER_COMMA = {"object": "Expecting property name enclosed in double quotes",
                          "array": "Expecting value"}
@@ -39,6 +46,32 @@ def loads(data: str | bytes) -> Any:
     text = json.dumps(doc, ensure_ascii=False)
     replaced = replace_lone_surrogates(text)
     return doc if replaced is text else json.loads(replaced)
+
+
+class NestedTooDeeply(json.JSONDecodeError):
+    """JSON text nesting arrays and objects deeper than `bound`, at `pos`, where it first does."""
+
+    def __init__(self, bound: int, doc: str, pos: int) -> None:
+        super().__init__(f"nested too deeply (more than {bound} arrays and objects within each other)", doc,
+                         pos)
+
+
+def nesting_past(text: str, bound: int) -> int | None:
+    """Where `text` first opens an array or an object inside `bound` others (strings skipped), None when it
+    never does. Text of no more brackets than `bound` is not read further, as nearly all is; other text
+    has its depth measured by builtins, no Python code run a character or a bracket, and only text past
+    the bound is walked to find where."""
+    if text.count("[") + text.count("{") <= bound:
+        return None
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    if max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) <= bound:
+        return None
+    depth = 0
+    for token in _BRACKET_OR_STRING.finditer(text):
+        depth += _DEPTH_STEP.get(token[0], 0)
+        if depth > bound:
+            return token.start()
+    return None
 
 
 def replace_lone_surrogates(text: str) -> str:

@@ -12,7 +12,15 @@ import sys
 from typing import Any
 
 from ragmon.errors import InputError
-from ragmon.jsontext import JSON_SPACE, decode_error
+from ragmon.jsontext import JSON_SPACE, NestedTooDeeply, decode_error, nesting_past
+
+MAX_NESTING = 600
+"""Arrays and objects a dataset's JSON value (a JSONL line, or a whole JSON file) may hold within each
+other; deeper is an error naming file, line and column. Bounded here, as json's own limit is each Python
+version's (3.11 refused from ~990 levels, less the caller's stack; 3.12 from ~1,500; 3.13 loaded 5,000).
+600 takes any OTLP/JSON line the sidecar takes (an attribute value of 128 key-value lists within each
+other, `ragmon.otlp.decode.MAX_NESTING`, is 524 deep in a span event), and leaves 3.11's parser, which
+spends one of Python's 1,000 frames a level, ~400 for its caller's stack."""
 
 _STRING_OR_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|-?([0-9]+)(\.[0-9]+)?([eE][-+]?[0-9]+)?')
 """JSON strings, skipped whole, and numbers: the integer part, fraction and exponent of each."""
@@ -81,9 +89,12 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def json_text(text: str) -> Any:
     """`json.loads`, with the ways it fails other than a JSONDecodeError made one, placed where the text
-    goes wrong: nesting deeper than its parser recurses (a RecursionError), an integer of more digits than
-    Python converts (a bare ValueError), both of which used to reach the user as a traceback, and a key
-    given twice in one object, which it would take silently."""
+    goes wrong: nesting deeper than `MAX_NESTING` (a RecursionError from json, on 3.11 and 3.12), an
+    integer of more digits than Python converts (a bare ValueError), both of which used to reach the user
+    as a traceback, and a key given twice in one object, which it would take silently."""
+    too_deep = nesting_past(text, MAX_NESTING)
+    if too_deep is not None:
+        raise NestedTooDeeply(MAX_NESTING, text, too_deep)
     try:
         return json.loads(text, object_pairs_hook=_object)
     except _RepeatedKey as exc:
@@ -91,8 +102,6 @@ def json_text(text: str) -> Any:
         last = text.rfind(json.dumps(exc.key, ensure_ascii=False))
         raise json.JSONDecodeError(f"the key {exc.key!r} is given twice in one object (its last place is "
                                    "this column)", text, max(last, 0)) from None
-    except RecursionError:
-        raise json.JSONDecodeError("nested too deeply", text, _deepest(text)) from None
     except json.JSONDecodeError as exc:
         raise decode_error(exc) from None
     except ValueError:
@@ -101,27 +110,6 @@ def json_text(text: str) -> Any:
         position = next((m.start() for m in _STRING_OR_NUMBER.finditer(text)
                          if m[1] is not None and len(m[1]) > limit and m[2] is None and m[3] is None), 0)
         raise json.JSONDecodeError(f"a number of over {limit} digits", text, position) from None
-
-
-def _deepest(text: str) -> int:
-    """Where the nesting is deepest (its first bracket at that depth), strings skipped."""
-    depth = deepest = position = 0
-    in_string = escaped = False
-    for index, char in enumerate(text):
-        if escaped:
-            escaped = False
-        elif in_string:
-            escaped = char == "\\"
-            in_string = char != '"'
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest, position = depth, index
-        elif char in "]}":
-            depth -= 1
-    return position
 
 
 def json_message(exc: json.JSONDecodeError, *, document: bool = False) -> str:

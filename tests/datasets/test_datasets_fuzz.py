@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dataset_cases import error_of
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
@@ -233,13 +234,47 @@ def test_a_proper_surrogate_pair_escape_is_one_character(tmp_path: Path) -> None
     assert [e.question for e in load([path])] == ["\U0001F600?"]
 
 
-def test_too_deep_document_is_an_error_at_the_line_of_its_deepest_point(tmp_path: Path) -> None:
-    # Lines 1-2 are fine, line 3 opens 5,000 lists: the parser gives up inside them.
+def test_too_deep_document_is_an_error_at_the_line_it_goes_too_deep(tmp_path: Path) -> None:
+    # Lines 1-2 are fine, line 3 opens 5,000 lists: the 599th is past the bound (3.13's json read them all).
     path = tmp_path / "golden.json"
     path.write_text('[{"id": "a",\n "question": "q",\n "labels": ' + "[" * 5000 + "]" * 5000 + "}]\n")
     with pytest.raises(InputError) as info:
         list(load([path]))
     assert info.value.line == 3 and "nested too deeply" in str(info.value)
+
+
+def _nested_line(depth: int) -> str:
+    """A record carrying a value that brings it to `depth` arrays and objects within each other."""
+    return '{"id": "b", "question": "q?", "tags": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}\n"
+
+
+def test_a_line_nested_600_deep_loads(tmp_path: Path) -> None:
+    path = tmp_path / "golden.jsonl"
+    path.write_text('{"id": "a", "question": "q?"}\n' + _nested_line(600))
+    assert [e.id for e in load([path])] == ["a", "b"]
+
+
+def test_a_line_nested_past_600_is_an_error_at_its_column_on_every_python(tmp_path: Path) -> None:
+    # json's own limit was each Python's: 3.11 refused from ~990 levels, 3.12 from ~1,500, and 3.13 loaded
+    # 5,000, so the same golden file passed on one Python and failed on the next.
+    path = tmp_path / "golden.jsonl"
+    path.write_text('{"id": "a", "question": "q?"}\n' + _nested_line(601))
+    # `{"id": "b", "question": "q?", "tags": ` is 38 characters: the first list is column 39, at level 2,
+    # and the 600th, at level 601, is column 638.
+    assert str(error_of([path])) == (f"{path}:2: invalid JSON at column 638: nested too deeply (more than "
+                                     "600 arrays and objects within each other)")
+
+
+def test_an_otlp_line_is_bounded_as_the_sidecar_bounds_it(tmp_path: Path) -> None:
+    # 129 key-value lists within each other in a span attribute, one past the sidecar's bound, are 526
+    # levels of JSON: under the datasets' 600, the line gets the sidecar's own message (its 400).
+    value: dict[str, Any] = {"stringValue": "x"}
+    for _ in range(129):
+        value = {"kvlistValue": {"values": [{"key": "k", "value": value}]}}
+    path = tmp_path / "traces.jsonl"
+    path.write_bytes(otlp_line({"key": "x", "value": value}))
+    error = error_of([path])
+    assert error.line == 1 and "key-value lists nested more than 128 levels deep" in str(error)
 
 
 def test_integer_of_too_many_digits_is_an_invalid_json_error_at_its_line(tmp_path: Path) -> None:
