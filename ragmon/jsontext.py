@@ -22,6 +22,12 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 """In a str every surrogate is lone: `json.loads` joins an escaped pair into one character."""
 JSON_SPACE = " \t\n\r"
 """The white space JSON allows between tokens."""
+MAX_NESTING = 128
+"""Arrays and objects one attribute value may hold within each other, as JSON text in a string attribute
+(`loads_bounded`) or as OTLP's arrayValue and kvlistValue (`ragmon.otlp.decode`); deeper is refused. Far
+past any real value, and far below where a Python stops: bounded here, as json's own limit is each
+version's (3.11 refuses from ~990 levels, less the caller's stack; 3.12 from ~1,500; 3.13 from ~10,000),
+so the same trace was an error on one Python and read, or another error, on the next."""
 _STRING = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*(?:"|\\?\Z)')
 """A JSON string, or one left open to the end of the text (cut short)."""
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
@@ -54,6 +60,14 @@ class NestedTooDeeply(json.JSONDecodeError):
     def __init__(self, bound: int, doc: str, pos: int) -> None:
         super().__init__(f"nested too deeply (more than {bound} arrays and objects within each other)", doc,
                          pos)
+
+
+def loads_bounded(text: str, bound: int = MAX_NESTING) -> Any:
+    """`loads`, refusing text nested deeper than `bound` (NestedTooDeeply) before it is parsed."""
+    where = nesting_past(text, bound)
+    if where is not None:
+        raise NestedTooDeeply(bound, text, where)
+    return loads(text)
 
 
 def nesting_past(text: str, bound: int) -> int | None:

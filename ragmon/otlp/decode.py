@@ -766,13 +766,14 @@ def _json_attributes(obj: dict[str, Any], prefix: str) -> dict[str, Any]:
     return _json_key_values(_json_list(obj, "attributes", prefix), f"{prefix}attributes")
 
 
-MAX_NESTING = 128
-"""Arrays and key-value lists one OTLP/JSON attribute value may hold within each other; deeper is refused
-(a 400). Bounded here, not by Python's recursion limit: on 3.12 `json.loads` no longer spends Python frames,
-so values nested ~500 deep were let through that ragmon's accounting (`ragmon.traces.footprint`), called
-deeper in the stack, could not size: a RecursionError from one hostile request. 128 is far past any real
-attribute (the protobuf door stops at 48) and leaves decode, then footprint, over 450 of the 1,000 frames
-Python allows, on 3.11 and 3.12 alike."""
+MAX_NESTING = jsontext.MAX_NESTING
+"""Arrays and key-value lists one OTLP/JSON attribute value may hold within each other, 128, as many as
+JSON text in a string attribute may (`ragmon.jsontext`); deeper is refused (a 400). Bounded here, not by
+Python's recursion limit: on 3.12 `json.loads` no longer spends Python frames, so values nested ~500 deep
+were let through that ragmon's accounting (`ragmon.traces.footprint`), called deeper in the stack, could
+not size: a RecursionError from one hostile request. 128 is far past any real attribute (the protobuf
+door stops at 48) and leaves decode, then footprint, over 450 of the 1,000 frames Python allows, on every
+Python alike."""
 
 
 class _TooDeep(Exception):

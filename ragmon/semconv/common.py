@@ -99,8 +99,8 @@ def maybe_json(value: str) -> Any:
     if stripped[:1] not in _JSON_OPENERS:
         return value
     try:
-        return jsontext.loads(stripped)
-    except (ValueError, RecursionError):  # RecursionError: nested deeper than json's parser goes
+        return jsontext.loads_bounded(stripped)
+    except ValueError:
         return value
 
 
@@ -109,9 +109,9 @@ def structured(span: Span, attribute: str, value: Any) -> Any:
     if not isinstance(value, str):
         return value
     try:
-        return jsontext.loads(value)
-    except RecursionError:
-        raise ExtractionError(span, attribute, f"attribute {attribute!r} is JSON nested too deeply") from None
+        return jsontext.loads_bounded(value)
+    except jsontext.NestedTooDeeply as exc:
+        raise ExtractionError(span, attribute, f"attribute {attribute!r} is JSON {exc.msg}") from None
     except ValueError as exc:
         if not isinstance(exc, json.JSONDecodeError):
             # Valid JSON that Python will not read: int()'s limit on digits, without its advice to the
@@ -133,10 +133,10 @@ def cut_length(value: Any) -> int | None:
     if not isinstance(value, str):
         return None
     try:
-        jsontext.loads(value)
+        jsontext.loads_bounded(value)
     except json.JSONDecodeError as exc:
         return len(value) if _ends_early(value, exc) else None
-    except (ValueError, RecursionError):
+    except ValueError:
         return None
     return None
 
@@ -179,8 +179,8 @@ def strict_json(value: Any) -> Any:
     if not isinstance(value, str):
         return None
     try:
-        return jsontext.loads(value)
-    except (ValueError, RecursionError):
+        return jsontext.loads_bounded(value)
+    except ValueError:
         return None
 
 
@@ -366,15 +366,18 @@ def metadata_mapping(span: Span, where: str, value: Any) -> Mapping[str, Any]:
     """Document metadata: a dict, a JSON object string, or (Pinecone) the Python repr of a dict."""
     if value is None or value == REDACTED or isinstance(value, Mapping):
         return value if isinstance(value, Mapping) else {}
+    field = f"{where}.metadata"
     if isinstance(value, str):
-        for parse in (jsontext.loads, _python_literal):
+        for parse in (jsontext.loads_bounded, _python_literal):
             try:
                 parsed = parse(value)
+            except jsontext.NestedTooDeeply as exc:  # not then read as a Python literal, which goes deeper
+                raise ExtractionError(span, field, f"{field} is JSON {exc.msg}") from None
             except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):  # as its docs list
                 continue
             if isinstance(parsed, Mapping):
                 return parsed
-    raise ExtractionError(span, f"{where}.metadata", f"{where}.metadata is not an object")
+    raise ExtractionError(span, field, f"{field} is not an object")
 
 
 def _python_literal(text: str) -> Any:

@@ -158,6 +158,50 @@ def test_json_nested_too_deeply_is_an_error_naming_the_attribute() -> None:
         raise AssertionError("no ExtractionError")
 
 
+def _contexts_nested(depth: int) -> str:
+    """`ragmon.contexts` of one document whose metadata brings the list, the document and itself to `depth`
+    arrays and objects within each other."""
+    return '[{"id": "d", "text": "t", "metadata": ' + "[" * (depth - 2) + "]" * (depth - 2) + "}]"
+
+
+def test_json_in_an_attribute_is_read_to_128_levels() -> None:
+    found = extract(_trace(**{"ragmon.question": "q", "ragmon.contexts": _contexts_nested(128)}))
+    assert found is not None and [(c.id, c.text) for c in found.contexts or ()] == [("d", "t")]
+
+
+def test_brackets_inside_a_json_string_are_no_nesting() -> None:
+    # 300 brackets in a document's text, after an escaped quote and an escaped backslash, are text.
+    text = '\\"q\\\\ ' + "[" * 300 + "{" * 300
+    contexts = '[{"id": "d", "text": "' + text + '"}]'
+    found = extract(_trace(**{"ragmon.question": "q", "ragmon.contexts": contexts}))
+    assert found is not None and [c.text for c in found.contexts or ()] == ['"q\\ ' + "[" * 300 + "{" * 300]
+
+
+@pytest.mark.parametrize("depth", [129, 3000])
+def test_json_in_an_attribute_past_128_levels_is_an_error_on_every_python(depth: int) -> None:
+    # json's own limit was each Python's: 3.11 refused from ~990 levels, 3.12 from ~1,500, and 3.13 read
+    # 3,000, so the trace was an error on one Python ("nested too deeply") and not on the next, or
+    # another ("is neither an object nor a string"); 128 is the bound of an OTLP attribute's own arrays.
+    with pytest.raises(ExtractionError) as info:
+        extract(_trace(**{"ragmon.question": "q", "ragmon.contexts": _contexts_nested(depth)}))
+    assert info.value.field == "ragmon.contexts"
+    assert str(info.value).endswith("): attribute 'ragmon.contexts' is JSON nested too deeply (more than 128 "
+                                    "arrays and objects within each other)")
+
+
+def test_document_metadata_as_json_past_128_levels_is_an_error_naming_it() -> None:
+    # Metadata names an unnamed document (OpenInference's): nested 3,000 deep, 3.13 read it as an object,
+    # 3.11 called it "not an object" (json gave up, then Python's parser did).
+    metadata = '{"a": ' * 3000 + "1" + "}" * 3000
+    with pytest.raises(ExtractionError) as info:
+        extract(_trace(**RETRIEVER, **{"retrieval.documents.0.document.content": "t",
+                                       "retrieval.documents.0.document.metadata": metadata}))
+    where = "retrieval.documents.0.document.metadata"
+    assert info.value.field == where
+    assert str(info.value).endswith(f"): {where} is JSON nested too deeply (more than 128 arrays and objects "
+                                    "within each other)")
+
+
 @pytest.mark.parametrize("score", ["1" + "0" * 400, "1e999", "NaN", "-Infinity"])
 def test_a_score_nan_infinite_or_beyond_the_largest_double_is_no_score(score: str) -> None:
     # 10**400 is past the largest double (about 1.8e308) and overflowed float(); NaN and infinity were
