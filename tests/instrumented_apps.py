@@ -11,7 +11,7 @@ from typing import Any
 from langchain_core.documents import Document as LangChainDocument
 from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
-from langchain_core.output_parsers import StrOutputParser
+from langchain_core.output_parsers import BaseOutputParser, StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 from langchain_core.vectorstores import InMemoryVectorStore
@@ -61,9 +61,10 @@ def instrumenting(provider: TracerProvider, instrumentor: BaseInstrumentor) -> I
 
 class RagChain:
     """retriever -> prompt -> chat model -> parser, remembering the documents the prompt was given. The
-    retriever is kept for tests that run it on its own or in a chain of their own."""
+    retriever is kept for tests that run it on its own or in a chain of their own. `parser`: the chain's
+    last step (a JsonOutputParser for a model replying JSON)."""
 
-    def __init__(self, answer: str = LANGCHAIN_ANSWER) -> None:
+    def __init__(self, answer: str = LANGCHAIN_ANSWER, parser: BaseOutputParser[Any] | None = None) -> None:
         store = InMemoryVectorStore(DeterministicFakeEmbedding(size=32))
         store.add_documents([LangChainDocument(page_content=text, metadata={"id": doc_id})
                              for doc_id, text in LANGCHAIN_CORPUS.items()])
@@ -74,7 +75,7 @@ class RagChain:
         self.chain = (
             {"context": self.retriever | RunnableLambda(self._format),
              "question": RunnablePassthrough()}
-            | prompt | FakeListChatModel(responses=[answer]) | StrOutputParser()
+            | prompt | FakeListChatModel(responses=[answer]) | (parser or StrOutputParser())
         )
 
     def _format(self, docs: list[LangChainDocument]) -> str:

@@ -57,6 +57,8 @@ METADATA_TEXT_KEYS = ("text", "content", "page_content")
 _ASSISTANT_PREFIX = "assistant: "
 _REACT = re.compile(r"\s*Thought:.*?^(?:Final )?Answer:[ \t]*(\S.*)", re.DOTALL | re.MULTILINE)
 _JSON_OPENERS = frozenset('{["')
+FENCE = re.compile(r"```[^\n`]*\n(?P<body>.*?)\n?```", re.DOTALL)
+"""A Markdown code fence around a model's output ("```json\n[2, 3, 1]\n```"), as models wrap JSON."""
 _CUT_TOKEN = re.compile(r"(?:t(?:ru?)?|f(?:a(?:ls?)?)?|n(?:ul?)?|-|[.eE][-+]?|u[0-9a-fA-F]{0,4})?\s*")
 """What may follow the position of a JSON error when the text was cut short: nothing but whitespace, or
 the start of a literal, of a number's sign, fraction or exponent, or of a `\\uXXXX` escape."""

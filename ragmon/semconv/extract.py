@@ -74,6 +74,9 @@ Choices the design leaves open, made here:
 - A retriever inside an agent's tool call has the model's search string as its query, not the user's
   question: when every retrieval is one, the question is the user message of the agent's first model
   call that records one. A ReAct model's final `Thought: ... Answer: <answer>` is read as <answer>.
+- An answer that is a JSON object (a model asked for structured output) is judged on its answer text,
+  and cites what its citation keys name when its text cites nothing (ragmon.semconv.structured); a chain
+  that picked its answer out of such an object cites what the object does (`_judged`).
 - A trace whose content was never recorded is an error, not an example with nothing to measure (which
   the sidecar would count as scored while no score appears): a model call without an answer anywhere,
   because it failed or because none of its spans records its output (content capture off, outputs
@@ -106,8 +109,9 @@ from typing import Any, TypeVar
 from ragmon.ids import content_id
 from ragmon.logs import clip
 from ragmon.model import Context, Example
-from ragmon.semconv import aisdk, genai, openinference, openllmetry, ragmon
+from ragmon.semconv import aisdk, genai, openinference, openllmetry, ragmon, structured
 from ragmon.semconv.common import (
+    FENCE,
     STATUS_ERROR,
     ExtractionError,
     Role,
@@ -137,6 +141,8 @@ _DOCUMENT_TIERS: tuple[tuple[frozenset[Role] | None, Reader[tuple[Context, ...]]
 _QUERY_READERS = (openinference.retriever_query, genai.retriever_query, openllmetry.retriever_query)
 _CHAIN_INPUTS = (openinference.chain_input, openllmetry.chain_input, genai.chain_input)
 _CHAIN_OUTPUTS = (openinference.chain_output, openllmetry.chain_output, genai.chain_output)
+_CHAIN_OUTPUT_ATTRIBUTES = (openinference.OUTPUT_VALUE, openllmetry.ENTITY_OUTPUT)
+"""Where the conventions that record a chain's output as JSON put it (GenAI's is a message's text)."""
 _LLM_OUTPUTS = (openinference.llm_output, genai.llm_output, openllmetry.llm_output, aisdk.llm_output)
 _LLM_USER_MESSAGES = (openinference.llm_user_message, genai.llm_user_message, aisdk.llm_user_message)
 _LLM_INPUTS = (openinference.llm_input_text, genai.llm_input_text, aisdk.llm_input_text)
@@ -239,18 +245,19 @@ def _extract(trace: Trace, recorded: bool) -> tuple[Example | None, str | None]:
     bodies = _document_texts(contexts)
     texts = [body[:_PROBE] for body in bodies]
     llm_call, rival = _answering_call(view, texts, bodies)
-    answer = _answer(view, tops, llm_call, rival, ragmon_answer, texts)
+    said = _answer(view, tops, llm_call, rival, ragmon_answer, texts)
     if contexts is not None:
         contexts = _shown(view, contexts, texts, llm_call)
-    if answer is None and llm_call:
+    if said is None and llm_call:
         _no_answer(llm_call)
+    answer, structured_cited = _judged(view, said, contexts)
     example = Example(
         id=trace.trace_id,
         question=_question(view, tops, llm_call, texts, ragmon_question) or "",
         contexts=contexts,
         answer=answer,
         relevant_ids=view.nearest_root(ragmon.relevant_ids),
-        citations=_citations(view, answer, contexts, llm_call),
+        citations=_citations(view, answer, contexts, llm_call, structured_cited),
         ground_truth=view.nearest_root(ragmon.ground_truth),
         pipeline=view.nearest_root(ragmon.pipeline) or _service_name(view, tops),
     )
@@ -1228,8 +1235,6 @@ _CITING = re.compile(r"(?:\b(?:doc|dokument|fuente|fonte|source|quelle|passag|pa
                      re.IGNORECASE)
 """A document named by its number in any of a few languages ("Document 2", "Dokument 2", "documento 3",
 "文档 2", "Документ 2", "Fuente 2"): an output naming only documents' numbers so may rank them (`_after`)."""
-_FENCE = re.compile(r"```[^\n`]*\n(?P<body>.*?)\n?```", re.DOTALL)
-"""A Markdown code fence around an output ("```json\n[2, 3, 1]\n```"), as models wrap JSON."""
 _DIGIT = re.compile(r"\d")
 _RANKING_WORDS = 6
 """Words a line naming documents by their numbers holds at most besides them and their scores: "Document
@@ -1245,7 +1250,7 @@ def _ranked_numbers(output: str) -> list[float] | None:
     text = output.strip()
     if len(text) > _RANKING_CHARS:
         return None
-    fenced = _FENCE.fullmatch(text)
+    fenced = FENCE.fullmatch(text)
     text = fenced["body"].strip() if fenced else text
     try:
         parsed = json.loads(text)
@@ -1805,8 +1810,9 @@ def _places(text: str, sought: str) -> Iterator[int]:
 
 
 def _answer(view: _View, tops: list[Span], llm_call: list[Span], rival: list[Span] | None,
-            explicit: tuple[Span, str] | None, texts: list[str]) -> str | None:
-    """The app's own `ragmon.answer`, else the answer its instrumentation recorded (`_recorded_answer`).
+            explicit: tuple[Span, str] | None, texts: list[str]) -> tuple[Span, str] | None:
+    """The app's own `ragmon.answer`, else the answer its instrumentation recorded (`_recorded_answer`),
+    with the span it is read from.
     The app's word wins: it is what the user got, where a guardrail may have replaced what the model
     wrote. An answer as long as its service's cut JSON attributes was cut with them (`_View.cuts`), as a
     document is (`_check_whole`): scored, its lost tail had raised groundedness (0.75 -> 1.0)."""
@@ -1820,7 +1826,35 @@ def _answer(view: _View, tops: list[Span], llm_call: list[Span], rival: list[Spa
             f"the answer is {len(answer)} characters long, the length this service's JSON attributes "
             f"were cut to: {_LENGTH_LIMIT} cut the answer short, and what it lost is not scored (a "
             "made-up sentence at its end would go unseen)")
-    return react_answer(strip_assistant(answer))
+    return span, react_answer(strip_assistant(answer))
+
+
+def _judged(view: _View, said: tuple[Span, str] | None, contexts: tuple[Context, ...] | None
+            ) -> tuple[str | None, Callable[[], tuple[str, ...] | None]]:
+    """The answer's text to judge, and how to find what a structured answer cites (`_citations` asks only
+    when the text cites nothing): a structured answer's own (`structured.read`), or, for an answer a chain
+    picked out of the JSON object it output (the chain readers' `ANSWER_KEYS`: LangChain's
+    `JsonOutputParser` ending a chain gives `{"answer": ..., "sources": [...]}`), that object's."""
+    if said is None:
+        return None, lambda: None
+    span, answer = said
+    reading = structured.read(answer, {context.id for context in contexts or ()})
+    if reading is not None:
+        return reading.text, lambda: reading.cited
+    if view.roles[span.span_id] is not Role.CHAIN:
+        return answer, lambda: None
+    return answer, lambda: _chain_cited(span)
+
+
+def _chain_cited(chain: Span) -> tuple[str, ...] | None:
+    """What the JSON object a chain output cites (`structured.cited`), found without parsing it when it
+    names no citation key: a chain's output may hold every retrieved document."""
+    output = next((value for name in _CHAIN_OUTPUT_ATTRIBUTES
+                   if isinstance(value := chain.attributes.get(name), str)), None)
+    if output is None or not structured.may_cite(output):
+        return None
+    found = structured.answer_object(output)
+    return None if found is None else structured.cited(found)
 
 
 def _recorded_answer(view: _View, tops: list[Span], llm_call: list[Span], rival: list[Span] | None,
@@ -2110,40 +2144,68 @@ def _called_no_model(view: _View, chain: Span) -> bool:
     return chain.span_id not in view.above({span.span_id for span in view.with_role(_LLMS)})
 
 
-def _citations(view: _View, answer: str | None, contexts: tuple[Context, ...] | None,
-               llm_call: list[Span]) -> tuple[str, ...] | None:
+def _citations(view: _View, answer: str | None, contexts: tuple[Context, ...] | None, llm_call: list[Span],
+               structured_cited: Callable[[], tuple[str, ...] | None]) -> tuple[str, ...] | None:
     """Explicit `ragmon.citations`, else markers in the answer: `[doc-id]` naming a retrieved id, `[n]` a
     1-based position among the contexts (in range only), or the document the prompt's "Source n" block
     was cut from when the prompt numbers its sources so (`_source_blocks`), and after them the citations of
     retrieved ids the claims are read without ("(KB-1234, p. 3)", "According to doc-3, ...":
     `cited_ids.citations`), which had left citation_accuracy undefined for an app citing in parentheses;
-    None when none is."""
+    else what a structured answer cites (`structured_cited`: `{"sources": ["d1", 2]}`), read as a
+    marker's ids and numbers are, an empty list citing nothing; None when none is. A structured answer's
+    citations naming no retrieved document (a URL, a title) are none: which document they mean is unknown,
+    and counted as citations of no retrieved document they would fail citation_accuracy."""
     explicit = view.nearest_root(ragmon.citations)
     if explicit is not None or not answer or not contexts:
         return explicit
-    ids = {context.id for context in contexts}
-    blocks: dict[int, list[str]] | None = None
-    texts: list[str] = []
-    sources: dict[int, str | None] = {}
+    numbering = _Numbering(view, contexts, llm_call)
     cited: dict[str, None] = {}
     for match in _MARKER.finditer(answer):
-        for token in _MARKER_SEPARATOR.split(match.group(1).strip()):
-            if token in ids:
-                cited[token] = None
-            elif token.isascii() and token.isdigit():
-                number = int(token)
-                if blocks is None:
-                    blocks = _source_blocks(view, llm_call)
-                    texts = ([_squeezed(context.text[:_SCANNED]) for context in contexts[:_PROBED_DOCUMENTS]]
-                             if blocks else [])
-                if number not in sources:
-                    sources[number] = _source(blocks.get(number, []), contexts, texts)
-                if (source := sources[number]) is not None:
-                    cited[source] = None
-                elif 1 <= number <= len(contexts):
-                    cited[contexts[number - 1].id] = None
+        cited.update(dict.fromkeys(numbering.named(match.group(1))))
     cited.update(dict.fromkeys(cited_ids.citations(answer, [context.id for context in contexts])))
-    return tuple(cited) or None
+    if cited:
+        return tuple(cited)
+    tokens = structured_cited()
+    if tokens is None:
+        return None
+    found = tuple(dict.fromkeys(ident for token in tokens for ident in numbering.named(token)))
+    return found if found or not tokens else None
+
+
+class _Numbering:
+    """The retrieved ids a citation names: an id itself, or a number of the prompt's sources, as the
+    prompt numbered them (`_source_blocks`, `_source`), else as the contexts' 1-based positions (in range
+    only). The prompt is read once, at the first number."""
+
+    __slots__ = ("_blocks", "_contexts", "_ids", "_llm_call", "_sources", "_texts", "_view")
+
+    def __init__(self, view: _View, contexts: tuple[Context, ...], llm_call: list[Span]) -> None:
+        self._view, self._contexts, self._llm_call = view, contexts, llm_call
+        self._ids = {context.id for context in contexts}
+        self._blocks: dict[int, list[str]] | None = None
+        self._texts: list[str] = []
+        self._sources: dict[int, str | None] = {}
+
+    def named(self, cited: str) -> Iterator[str]:
+        """The ids `cited` names: a marker's content or a structured citation, one token or several
+        (`[1, 2]`, `"d1; d2"`)."""
+        for token in _MARKER_SEPARATOR.split(cited.strip()):
+            if token in self._ids:
+                yield token
+            elif token.isascii() and token.isdigit() and (found := self._numbered(int(token))) is not None:
+                yield found
+
+    def _numbered(self, number: int) -> str | None:
+        if self._blocks is None:
+            self._blocks = _source_blocks(self._view, self._llm_call)
+            probed = self._contexts[:_PROBED_DOCUMENTS] if self._blocks else ()
+            self._texts = [_squeezed(context.text[:_SCANNED]) for context in probed]
+        if number not in self._sources:
+            self._sources[number] = _source(self._blocks.get(number, []), self._contexts, self._texts)
+        source = self._sources[number]
+        if source is None and 1 <= number <= len(self._contexts):
+            source = self._contexts[number - 1].id
+        return source
 
 
 def _source_blocks(view: _View, llm_call: list[Span]) -> dict[int, list[str]]:

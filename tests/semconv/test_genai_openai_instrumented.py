@@ -36,6 +36,7 @@ from opentelemetry.sdk._logs import LoggerProvider
 from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, SimpleLogRecordProcessor
 from opentelemetry.trace import SpanKind, Tracer
 
+from ragmon import evaluate
 from ragmon.model import Context, Example
 from ragmon.semconv.extract import ExtractionError, extract
 
@@ -232,6 +233,30 @@ def test_span_and_event_is_read_from_the_span(
 
     assert (example.question, example.contexts, example.answer) == (QUESTION, CONTEXTS, ANSWER)
     assert list(logs.events()) == ["gen_ai.client.inference.operation.details"]
+
+
+def test_a_json_object_reply_is_judged_on_its_answer_and_cites_its_sources(
+        recorder: Recorder, logs: Logs, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An app asking for `response_format={"type": "json_object"}`: the output message's content is the
+    # model's JSON, judged as text before, its keys and confidence among the claims, its sources unread.
+    grounded = "You have 45 days from purchase to return a jacket, with the receipt."
+    reply = {"answer": grounded, "sources": ["policy-returns"], "confidence": 0.9}
+    with FakeOpenAI() as api, OpenAI(base_url=api.base_url, api_key="sk-test", max_retries=0) as client, \
+            openai_v2(recorder, logs, monkeypatch, capture="span_only"), \
+            recorder.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        api.reply(json.dumps(reply))
+        messages = prompt(QUESTION, retrieve(recorder.tracer, QUESTION))
+        completion = client.chat.completions.create(model=MODEL, messages=messages,
+                                                    response_format={"type": "json_object"})
+
+    example = extracted(recorder)
+
+    assert json.loads(completion.choices[0].message.content or "") == reply
+    assert api.requests[0]["response_format"] == {"type": "json_object"}
+    assert (example.question, example.contexts, example.answer) == (QUESTION, CONTEXTS, grounded)
+    assert example.citations == ("policy-returns",)
+    result = evaluate([example]).results[0]
+    assert (result.metrics["groundedness"], result.metrics["citation_accuracy"]) == (1.0, 1.0)
 
 
 # --- content not on the spans: an error naming the switch --------------------------------------------

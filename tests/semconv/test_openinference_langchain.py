@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 import pytest
@@ -10,12 +11,15 @@ from counted_mapping import counted_mapping
 from instrumented_apps import LANGCHAIN_ANSWER, QUESTION, RagChain, langchain_contexts
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
+from langchain_core.output_parsers import BaseOutputParser, JsonOutputParser, PydanticOutputParser
 from langchain_core.runnables import RunnableLambda
 from langchain_core.vectorstores import InMemoryVectorStore
 from openinference.instrumentation import TraceConfig
 from openinference.instrumentation.langchain import LangChainInstrumentor
 from opentelemetry.trace import SpanKind
+from pydantic import BaseModel
 
+from ragmon import evaluate
 from ragmon.model import Context
 from ragmon.semconv import common
 from ragmon.semconv.extract import ExtractionError, extract, unasked_note
@@ -40,6 +44,42 @@ def test_lcel_chain_extracts_question_documents_answer_and_citation(langchain: R
     assert example.citations == (rag.used[0].metadata["id"],)
     assert example.pipeline == langchain.service
     assert example.id == langchain.trace().trace_id
+
+
+class CitedReply(BaseModel):
+    """The schema of an app asking its model for a reply and its sources, as numbers of the prompt's."""
+
+    reply: str
+    sources: list[int | str]
+    confidence: float
+
+
+STRUCTURED = "Support is available by chat around the clock. Refunds are paid in gold coins."
+"""A structured answer's text: the first sentence is a document's, the second made up."""
+
+
+@pytest.mark.parametrize(("key", "parser"), [("answer", JsonOutputParser()),
+                                             ("reply", PydanticOutputParser(pydantic_object=CitedReply))],
+                         ids=["JsonOutputParser", "PydanticOutputParser"])
+def test_a_chain_ending_in_a_json_parser_is_judged_on_its_answer_and_cites_its_sources(
+        langchain: Recorder, key: str, parser: BaseOutputParser[object]) -> None:
+    # The model replies JSON, the parser makes it an object, the chain outputs that object. Under "answer"
+    # the chain's output gave the text already, but its sources were lost (no citations); under "reply" the
+    # chain's output gave none, and the model's JSON was judged as text, '"confidence": 0.8}' a claim.
+    rag = RagChain(json.dumps({key: STRUCTURED, "sources": [1, "kb-support"], "confidence": 0.8}), parser)
+    rag.chain.invoke(QUESTION)
+
+    example = extract(langchain.trace())
+
+    assert example is not None
+    assert [context.id for context in example.contexts or ()] == ["kb-warranty", "kb-support", "kb-shipping"]
+    assert example.contexts == rag.used_contexts()
+    assert example.answer == STRUCTURED
+    assert example.citations == ("kb-warranty", "kb-support")  # 1: the prompt's "[1]", the first retrieved
+    result = evaluate([example]).results[0]
+    assert [verdict.claim.text for verdict in result.verdicts if not verdict.supported] == [
+        "Refunds are paid in gold coins."]
+    assert result.metrics["citation_accuracy"] == 0.5  # kb-support supports a claim, kb-warranty none
 
 
 def test_chain_under_an_http_server_span_of_another_instrumentation(langchain: Recorder) -> None:

@@ -25,7 +25,7 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import HumanMessage
-from langchain_core.output_parsers import StrOutputParser
+from langchain_core.output_parsers import JsonOutputParser, StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough
@@ -84,6 +84,22 @@ def test_lcel_chain_question_documents_answer_and_citation(instrumented: Recorde
     # "[1]" in the answer is the first numbered document.
     assert example.citations == (rag.used[0].metadata["id"],)
     assert example.pipeline == instrumented.service
+
+
+def test_a_chain_ending_in_a_json_parser_cites_the_sources_of_its_output(instrumented: Recorder) -> None:
+    # The workflow's entity output is {"outputs": {"answer": ..., "sources": [...]}}: its answer was read,
+    # its sources were not (no citations).
+    answer = "Support is available by chat around the clock."
+    rag = RagChain(json.dumps({"answer": answer, "sources": ["kb-support"], "confidence": 0.8}),
+                   JsonOutputParser())
+    rag.chain.invoke(QUESTION)
+
+    example = extract(instrumented.trace())
+
+    assert example is not None
+    assert example.contexts == langchain_contexts(rag.used)
+    assert [context.id for context in example.contexts or ()] == ["kb-warranty", "kb-support", "kb-shipping"]
+    assert (example.answer, example.citations) == (answer, ("kb-support",))
 
 
 def test_a_batch_of_questions_nested_in_one_trace_is_an_error_naming_them(instrumented: Recorder) -> None:
