@@ -24,9 +24,16 @@ CONTEXTS = tuple(Context(doc_id, text, None) for doc_id, text in CORPUS.items())
 QUESTION = "How long do I have to ask for a refund?"
 GROUNDED = "You can ask for a refund within 30 days of delivery [1]."
 MADE_UP = "You can ask for a refund within 90 days of purchase [1]. Refunds are paid in gold coins."
+STRUCTURED = "You can ask for a refund within 30 days of delivery. Refunds are paid in gold coins."
+"""The answer field of the object the AI SDK's generateObject and streamObject gave (app.mjs's OBJECT, which
+cites its source as `"sources": [1]` and adds `"confidence": 0.8`): one sentence grounded, one made up."""
 ANSWERS = {"langchain-proto-gzip": GROUNDED, "langchain-json": MADE_UP, "langchain-grpc-gzip": GROUNDED,
-           "langchain-document-id": GROUNDED, "aisdk-proto": MADE_UP, "genai-json": MADE_UP}
-"""Each capture's name (capture.mjs's scenarios), and the answer the app gave."""
+           "langchain-document-id": GROUNDED, "aisdk-proto": MADE_UP, "genai-json": MADE_UP,
+           "aisdk-object": STRUCTURED, "aisdk-stream-object": STRUCTURED}
+"""Each capture's name (capture.mjs's scenarios), and the answer the app gave (of an object, the text
+judged)."""
+GROUNDEDNESS = {GROUNDED: 1.0, MADE_UP: 0.0, STRUCTURED: 0.5}
+"""Each answer's groundedness from the lexical judge: its sentences supported, of its sentences."""
 
 
 @dataclass(frozen=True)

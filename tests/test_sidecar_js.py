@@ -14,7 +14,7 @@ from typing import Any
 import aiohttp
 import grpc
 import pytest
-from js_apps import ANSWERS, CORPUS, GROUNDED, QUESTION, Capture, Request, captures
+from js_apps import ANSWERS, CORPUS, GROUNDEDNESS, QUESTION, Capture, Request, captures
 from polling import wait_metrics
 from serve_cli import serve_cli
 
@@ -95,8 +95,8 @@ def test_each_trace_is_scored_once_as_the_app_answered(run: Run, js: Capture) ->
     assert record["citations"] == ["kb-refunds"]
     groundedness = frozenset({("pipeline", js.service), ("judge", "lexical"), ("metric", "groundedness")})
     assert run.samples[("ragmon_example_score_count", groundedness)] == 1
-    # One observation: the sum is the example's groundedness, every sentence supported or none.
-    assert run.samples[("ragmon_example_score_sum", groundedness)] == (ANSWERS[js.name] == GROUNDED)
+    # One observation: the sum is the example's groundedness.
+    assert run.samples[("ragmon_example_score_sum", groundedness)] == GROUNDEDNESS[ANSWERS[js.name]]
 
 
 def test_nothing_is_logged_as_wrong(run: Run) -> None:

@@ -10,6 +10,11 @@ provider call a step (a tool's result is sent back at the next). The provider ca
 `gen_ai.operation.name` and none of the GenAI conventions' content, so unread, a RAG answer it made was no
 model call: its trace was scored as a search endpoint, on its documents, the answer never judged.
 The AI SDK traces no retrieval: the app records its documents (`ragmon.contexts`, or a GenAI retrieval span).
+
+`generateObject` and `streamObject` make `ai.generateObject.doGenerate` and `ai.streamObject.doStream`
+provider calls, the reply in `ai.response.object` (the model's JSON text; streamed, the object parsed and
+written again): unread, an answer asked for as an object was never judged either. It is read as the
+reply's text, which extract.py reads as a structured answer (ragmon.semconv.structured).
 """
 
 from __future__ import annotations
@@ -25,11 +30,14 @@ PROMPT_MESSAGES = "ai.prompt.messages"
 RESPONSE = "ai.response."
 """How the names of the attributes holding a call's output start (`ai.response.text`, `.toolCalls`...)."""
 RESPONSE_TEXT = "ai.response.text"
+RESPONSE_OBJECT = "ai.response.object"
 RESPONSE_TOOL_CALLS = "ai.response.toolCalls"
 CONTENT_SWITCH = ("the AI SDK records a call's messages and reply unless its experimental_telemetry sets "
                   "recordInputs: false or recordOutputs: false")
 
-_PROVIDER_CALLS = frozenset({"ai.generateText.doGenerate", "ai.streamText.doStream"})
+_TEXT_CALLS = frozenset({"ai.generateText.doGenerate", "ai.streamText.doStream"})
+_OBJECT_CALLS = frozenset({"ai.generateObject.doGenerate", "ai.streamObject.doStream"})
+_PROVIDER_CALLS = _TEXT_CALLS | _OBJECT_CALLS
 
 
 def follows(span: Span) -> bool:
@@ -38,17 +46,27 @@ def follows(span: Span) -> bool:
     return span.attributes.get(OPERATION_ID) in _PROVIDER_CALLS
 
 
+def object_call(span: Span) -> bool:
+    """Whether the span is a provider call of `generateObject` or `streamObject`."""
+    return span.attributes.get(OPERATION_ID) in _OBJECT_CALLS
+
+
 def role(span: Span) -> Role | None:
     return Role.LLM if follows(span) else None
 
 
 def llm_output(span: Span) -> str | None:
-    return text_value(span.attributes.get(RESPONSE_TEXT)) if follows(span) else None
+    if not follows(span):
+        return None
+    return text_value(span.attributes.get(RESPONSE_OBJECT if object_call(span) else RESPONSE_TEXT))
 
 
 def output_recorded(span: Span) -> bool:
     """A step that only asked for a tool records `ai.response.toolCalls` and an empty text."""
-    return follows(span) and (RESPONSE_TEXT in span.attributes or RESPONSE_TOOL_CALLS in span.attributes)
+    return follows(span) and not span.attributes.keys().isdisjoint(_OUTPUTS)
+
+
+_OUTPUTS = frozenset({RESPONSE_TEXT, RESPONSE_OBJECT, RESPONSE_TOOL_CALLS})
 
 
 def requested_tools(span: Span) -> bool:

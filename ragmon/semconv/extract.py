@@ -153,6 +153,7 @@ _CONTENT_SWITCHES: tuple[tuple[Callable[[Span], bool], str, str], ...] = (
     (openinference.follows, "llm.output_messages", openinference.CONTENT_SWITCH),
     (openllmetry.follows, genai.OUTPUT_MESSAGES, openllmetry.CONTENT_SWITCH),
     (genai.anthropic_sdk, genai.OUTPUT_MESSAGES, genai.ANTHROPIC_CONTENT_SWITCH),
+    (aisdk.object_call, aisdk.RESPONSE_OBJECT, aisdk.CONTENT_SWITCH),
     (aisdk.follows, aisdk.RESPONSE_TEXT, aisdk.CONTENT_SWITCH),
     (lambda span: True, genai.OUTPUT_MESSAGES, genai.CONTENT_SWITCH),
 )
@@ -172,7 +173,7 @@ _RAG_ROLES = _RETRIEVAL_ROLES | _LLMS
 _SERVICE_NAME = "service.name"
 _JSON_ATTRIBUTES = dict(openinference.JSON_ATTRIBUTES) | dict.fromkeys(
     (openllmetry.ENTITY_INPUT, openllmetry.ENTITY_OUTPUT, genai.INPUT_MESSAGES, genai.OUTPUT_MESSAGES,
-     genai.RETRIEVAL_DOCUMENTS, aisdk.PROMPT_MESSAGES))
+     genai.RETRIEVAL_DOCUMENTS, aisdk.PROMPT_MESSAGES, aisdk.RESPONSE_OBJECT))
 """Attributes written as JSON text, whose cut shows: name -> None, or the attribute whose value
 `openinference.JSON_MIME_TYPE` says the name's value is JSON."""
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
-from js_apps import CONTEXTS, CORPUS, GROUNDED, MADE_UP, QUESTION, capture
+from js_apps import CONTEXTS, CORPUS, GROUNDED, MADE_UP, QUESTION, STRUCTURED, capture
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.language_models import FakeListChatModel
@@ -125,13 +125,13 @@ AI_PROMPT = json.dumps([
 """The messages a provider call is sent, as the AI SDK records them."""
 
 
-def ai_sdk_step(recorder: Recorder, prompt: str | None = AI_PROMPT, **attributes: str) -> None:
-    """An ai.generateText.doGenerate span as the AI SDK writes it: `prompt` (None: recordInputs false) and
+def ai_sdk_step(recorder: Recorder, prompt: str | None = AI_PROMPT, *,
+                operation: str = "ai.generateText.doGenerate", **attributes: str) -> None:
+    """A provider call's span (`operation`) as the AI SDK writes it: `prompt` (None: recordInputs false) and
     `attributes`."""
     recorded = {} if prompt is None else {"ai.prompt.messages": prompt}
-    with recorder.tracer.start_as_current_span("ai.generateText.doGenerate", attributes={
-            "ai.operationId": "ai.generateText.doGenerate", "gen_ai.system": "openai.chat",
-            **recorded, **attributes}):
+    with recorder.tracer.start_as_current_span(operation, attributes={
+            "ai.operationId": operation, "gen_ai.system": "openai.chat", **recorded, **attributes}):
         pass
 
 
@@ -148,6 +148,49 @@ def test_the_ai_sdks_last_step_answers_not_the_one_asking_for_a_tool(recorder: R
 
     assert example is not None
     assert (example.question, example.answer) == (QUESTION, GROUNDED)
+
+
+@pytest.mark.parametrize("name", ["aisdk-object", "aisdk-stream-object"])
+def test_the_ai_sdks_object_call_answers(name: str) -> None:
+    # generateObject's provider call, ai.generateObject.doGenerate, records the model's JSON in
+    # ai.response.object (streamObject's, ai.streamObject.doStream, the object it parsed): unread, the trace
+    # had documents and no model call, scored as a search endpoint, its made-up sentence never judged.
+    example = extract(capture(name).trace())
+
+    assert example is not None
+    assert (example.question, example.contexts, example.answer) == (QUESTION, SCORED, STRUCTURED)
+    assert example.citations == ("kb-refunds",)  # "sources": [1], the prompt's "[1]"
+    result = evaluate_example(example, LexicalJudge(), 5)
+    assert [verdict.claim.text for verdict in result.verdicts if not verdict.supported] == [
+        "Refunds are paid in gold coins."]
+    assert result.metrics["groundedness"] == 0.5
+    assert result.metrics["citation_accuracy"] == 1.0
+
+
+def test_an_ai_sdk_object_call_recording_no_output_names_its_attribute(recorder: Recorder) -> None:
+    with recorder.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        ai_sdk_step(recorder, operation="ai.streamObject.doStream")
+
+    with pytest.raises(ExtractionError) as raised:
+        extract(recorder.trace())
+
+    assert raised.value.field == "ai.response.object"
+    assert "recordOutputs: false" in str(raised.value)
+
+
+def test_an_ai_sdk_object_cut_short_is_an_error_not_text_to_judge(recorder: Recorder) -> None:
+    # An attribute length limit cut the object's JSON: judged as the text left, its lost sources and any
+    # made-up sentence past the cut would go unseen.
+    cut = json.dumps({"answer": GROUNDED, "sources": [1]})[:48]
+    with recorder.tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        ai_sdk_step(recorder, operation="ai.generateObject.doGenerate", **{"ai.response.object": cut})
+
+    with pytest.raises(ExtractionError) as raised:
+        extract(recorder.trace())
+
+    assert raised.value.field == "answer"
+    assert "the answer is 48 characters long, the length this service's JSON attributes were cut to" in str(
+        raised.value)
 
 
 def test_an_ai_sdk_call_recording_no_output_names_its_switch(recorder: Recorder) -> None:
