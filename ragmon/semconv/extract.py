@@ -186,7 +186,10 @@ _SOURCE_HEADER = re.compile(r"^(?:Source (\d{1,9}):[ \t]*$\n?|\[(\d{1,9})\][ \t]
 """How a prompt numbers its sources: LlamaIndex's CitationQueryEngine "Source 3:" on a line, the text on the
 next; most apps "[3] text" on one line, which a re-ranker's order numbers (a plain function, it records no
 span): read in retrieval order, an answer's "[1]" had named another document than the prompt's [1]."""
-_NUMBERED = re.compile(r"Source \d|^\[\d", re.MULTILINE)
+_NUMBERED = re.compile(r"""Source \d|(?:^|\\n|["'])\[\d""", re.MULTILINE)
+"""A prompt that may number its sources, found in its attributes as sent: a line opening "[n]" follows a
+line break, or in a JSON-encoded message (GenAI's) or a list's repr an escaped one or the string's quote,
+where the answer's "[2]" had been read as the second document retrieved, not the prompt's [2]."""
 
 
 def extract(trace: Trace) -> Example | None:

@@ -409,3 +409,26 @@ def test_an_answer_that_also_asked_for_a_tool_no_later_call_was_given_is_the_ans
     example = extract(recorder.trace())
 
     assert example is not None and example.answer == ANSWER
+
+
+@pytest.mark.parametrize("opening", ["", "Sources:\n"], ids=["first-line", "after-a-line"])
+def test_a_cited_position_is_the_source_a_json_message_numbered_so(recorder: Recorder, opening: str) -> None:
+    # The prompt numbers the documents "[n] text" in a re-ranker's order, the café first, inside a
+    # JSON-encoded message, where each line follows an escaped "\n" (or the string's opening quote): the
+    # answer's "[2]" had been read as the second retrieved document, the café, not the prompt's [2].
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("POST /ask", kind=SpanKind.SERVER):
+        with tracer.start_as_current_span("retrieval museum-kb", kind=SpanKind.CLIENT) as span:
+            span.set_attribute("gen_ai.operation.name", "retrieval")
+            span.set_attribute("gen_ai.retrieval.documents", json.dumps(DOCUMENTS))
+        with tracer.start_as_current_span("chat claude", kind=SpanKind.CLIENT) as span:
+            span.set_attribute("gen_ai.operation.name", "chat")
+            sources = f"[1] {DOCUMENTS[1]['content']}\n[2] {DOCUMENTS[0]['content']}"
+            span.set_attribute("gen_ai.input.messages", json.dumps([
+                _user(f"{opening}{sources}\n\nQuestion: {QUESTION}")]))
+            span.set_attribute("gen_ai.output.messages", json.dumps([
+                {"role": "assistant", "parts": [{"type": "text", "content": f"{ANSWER} [2]"}]}]))
+
+    example = extract(recorder.trace())
+
+    assert example is not None and example.citations == ("hours-1",)
