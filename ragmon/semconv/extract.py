@@ -182,11 +182,15 @@ _WALKED = -2
 
 _MARKER = re.compile(r"\[([^\[\]\n]{1,200})\]")
 _MARKER_SEPARATOR = re.compile(r"\s*[,;]\s*")
-_SOURCE_HEADER = re.compile(r"^(?:Source (\d{1,9}):[ \t]*$\n?|\[(\d{1,9})\][ \t]*+:?[ \t]*+)", re.MULTILINE)
+_SOURCE_HEADER = re.compile(
+    r"^(?:Source (\d{1,9}):[ \t]*$\n?|Source ID:[ \t]*(\d{1,9})[ \t]*$\n?|\[(\d{1,9})\][ \t]*+:?[ \t]*+)",
+    re.MULTILINE)
 """How a prompt numbers its sources: LlamaIndex's CitationQueryEngine "Source 3:" on a line, the text on the
-next; most apps "[3] text" on one line, which a re-ranker's order numbers (a plain function, it records no
-span): read in retrieval order, an answer's "[1]" had named another document than the prompt's [1]."""
-_NUMBERED = re.compile(r"""Source \d|(?:^|\\n|["'])\[\d""", re.MULTILINE)
+next; LangChain's citation tutorial "Source ID: 0" on a line, from 0, labelled fields on the next
+(`_LABEL`); most apps "[3] text" on one line, which a re-ranker's order numbers (a plain function, it
+records no span): read in retrieval order, an answer's "[1]" had named another document than the
+prompt's [1]."""
+_NUMBERED = re.compile(r"""Source (?:ID:[ \t]*)?\d|(?:^|\\n|["'])\[\d""", re.MULTILINE)
 """A prompt that may number its sources, found in its attributes as sent: a line opening "[n]" follows a
 line break, or in a JSON-encoded message (GenAI's) or a list's repr an escaped one or the string's quote,
 where the answer's "[2]" had been read as the second document retrieved, not the prompt's [2]."""
@@ -2207,8 +2211,9 @@ class _Numbering:
         if number not in self._sources:
             self._sources[number] = _source(self._blocks.get(number, []), self._contexts, self._texts)
         source = self._sources[number]
-        if source is None and 1 <= number <= len(self._contexts):
-            source = self._contexts[number - 1].id
+        first = 0 if 0 in self._blocks else 1  # a prompt numbering from 0 ("Source ID: 0") counts so
+        if source is None and first <= number < first + len(self._contexts):
+            source = self._contexts[number - first].id
         return source
 
 
@@ -2224,7 +2229,7 @@ def _source_blocks(view: _View, llm_call: list[Span]) -> dict[int, list[str]]:
     for header, following in zip(headers, [*headers[1:], None], strict=False):
         end = following.start() if following else len(prompt)
         start = header.end()
-        number = int(header.group(1) or header.group(2))
+        number = int(header.group(1) or header.group(2) or header.group(3))
         blocks.setdefault(number, []).append(prompt[start:min(end, start + 4 * _PROBE)])
     return blocks
 
@@ -2250,8 +2255,31 @@ def _source(blocks: list[str], contexts: tuple[Context, ...], texts: list[str]) 
     document."""
     for block in reversed(blocks):
         holder = _holder(block, texts)
+        if holder is None:
+            holder = _labelled_holder(block, texts)
         if holder is not None:
             return contexts[holder].id
+    return None
+
+
+_LABEL = re.compile(r"^[^\W\d_][^\n:]{0,39}:[ \t]*(?=\S)", re.MULTILINE)
+"""A field's label opening a line of a numbered source ("Article Title: ", "Article Snippet: ")."""
+_LABELS = 4
+_NAMING_LINE = 24
+"""Characters a labelled field's first line holds at least to name the document holding it: a title's
+word or two ("Warranty") is found in other documents too."""
+
+
+def _labelled_holder(block: str, texts: list[str]) -> int | None:
+    """The document a source laid out as labelled fields holds (LangChain's citation tutorial: "Article
+    Title: ...", then "Article Snippet: <text>"): `_holder` of the text after one of its first labels, the
+    last first, whose first line is long enough to name one document. Its first line is a label's, found
+    in no document, so the source had named none, and its number the document at its position."""
+    labels = list(itertools.islice(_LABEL.finditer(block), _LABELS))
+    for label in reversed(labels):
+        rest = block[label.end():]
+        if len(rest.split("\n", 1)[0]) >= _NAMING_LINE and (holder := _holder(rest, texts)) is not None:
+            return holder
     return None
 
 

@@ -659,6 +659,61 @@ def test_a_position_cited_is_the_document_the_prompt_numbered_so_after_a_reorder
     assert example.citations == ("kb-returns",)
 
 
+def _source_ids(order: list[str]) -> Runnable[Any, str]:
+    """LangChain's citation tutorial's `format_docs_with_id`: each document under "Source ID: i", numbered
+    from 0, its title and its text on the lines after; the documents in the order `order` gives their ids
+    (a re-ranker's, say)."""
+    def formatted(docs: list[Document]) -> str:
+        ordered = sorted(docs, key=lambda doc: order.index(doc.id or ""))
+        return "\n\n" + "\n\n".join(
+            f"Source ID: {i}\nArticle Title: {(doc.id or '').title()}\nArticle Snippet: {doc.page_content}"
+            for i, doc in enumerate(ordered))
+    return RunnableLambda(formatted)
+
+
+@pytest.mark.parametrize("order", [["kb-warranty", "kb-returns", "kb-shipping"],
+                                   ["kb-shipping", "kb-returns", "kb-warranty"]],
+                         ids=["as-retrieved", "re-ranked"])
+def test_a_source_id_cited_is_the_document_the_prompt_gave_it_numbered_from_0(
+        langchain: Recorder, order: list[str]) -> None:
+    # LangChain's citation tutorial: the prompt numbers the documents "Source ID: 0", ... and the model
+    # answers {"answer": ..., "citations": [0]}, the integer IDs of its sources. 0 had cited nothing and n
+    # the n-th document retrieved (1-based), so citation_accuracy judged the wrong one.
+    reply = json.dumps({"answer": WARRANTY_ANSWER.removesuffix(" [kb-warranty]."),
+                        "citations": [order.index("kb-warranty")]})
+    prompt = ChatPromptTemplate.from_messages([("system", "Answer from these sources:{context}"),
+                                               ("human", "{question}")])
+    chain = ({"context": _kb() | _source_ids(order), "question": RunnablePassthrough()}
+             | prompt | FakeListChatModel(responses=[reply]) | StrOutputParser())
+    chain.invoke(WARRANTY_QUESTION)
+
+    example = extract(langchain.trace())
+
+    assert example is not None and example.contexts is not None
+    assert sorted(context.id for context in example.contexts) == sorted(KB)
+    assert example.answer == "The warranty lasts 2 years from the date of purchase"
+    assert example.citations == ("kb-warranty",)
+
+
+def test_a_source_id_whose_text_is_not_shown_is_the_document_at_its_position_from_0(
+        langchain: Recorder) -> None:
+    # The tutorial's layout with titles only, in retrieval order: no source's text names its document, so
+    # "Source ID: 1" is the second retrieved, counted from 0 as the prompt counts (it had been the first).
+    titles = RunnableLambda(lambda docs: "\n\n".join(
+        f"Source ID: {i}\nArticle Title: {doc.id}" for i, doc in enumerate(docs)))
+    prompt = ChatPromptTemplate.from_messages([("system", "Sources:\n{context}"), ("human", "{question}")])
+    chain = ({"context": _kb() | titles, "question": RunnablePassthrough()} | prompt
+             | FakeListChatModel(responses=['{"answer": "Returns take 30 days.", "citations": [1]}'])
+             | StrOutputParser())
+    chain.invoke(WARRANTY_QUESTION)
+
+    example = extract(langchain.trace())
+
+    assert example is not None and example.contexts is not None
+    assert [context.id for context in example.contexts] == ["kb-warranty", "kb-returns", "kb-shipping"]
+    assert example.citations == ("kb-returns",)
+
+
 def test_documents_shown_to_any_model_call_all_count(langchain: Recorder) -> None:
     # Must not change: two calls each given some of the documents (a draft, then a refinement given the
     # rest) keep all three; one call given all three keeps all three.
