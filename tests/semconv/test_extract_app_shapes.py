@@ -17,7 +17,7 @@ from instrumented_apps import ScriptedLLM
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
-from langchain_core.language_models.fake_chat_models import FakeListChatModel
+from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
@@ -35,6 +35,7 @@ from opentelemetry import trace as trace_api
 from opentelemetry.instrumentation._semconv import _OpenTelemetrySemanticConventionStability
 from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor
 from opentelemetry.trace import SpanKind
+from pydantic import BaseModel
 
 from ragmon.model import Context
 from ragmon.semconv.common import ExtractionError
@@ -711,6 +712,42 @@ def test_a_source_id_whose_text_is_not_shown_is_the_document_at_its_position_fro
 
     assert example is not None and example.contexts is not None
     assert [context.id for context in example.contexts] == ["kb-warranty", "kb-returns", "kb-shipping"]
+    assert example.citations == ("kb-returns",)
+
+
+class CitedAnswer(BaseModel):
+    """The tutorial's schema: the answer, and the integer IDs of the sources that justify it."""
+
+    answer: str
+    citations: list[int]
+
+
+class ToolCallingFake(GenericFakeChatModel):
+    """LangChain's scripted chat model, taking tools as a provider's model does (`with_structured_output`
+    binds the schema as one); its replies are the tool calls scripted."""
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> Runnable[Any, Any]:
+        return self
+
+
+def test_a_structured_output_through_tool_calling_cites_its_source_ids(langchain: Recorder) -> None:
+    # The tutorial's chain proper: `llm.with_structured_output(CitedAnswer)`, the model's reply a tool
+    # call with no text, parsed into the object the chain outputs. Its citations, [1], are "Source ID: 1",
+    # the returns document: it had been read as the first retrieved, the warranty.
+    call = {"name": "CitedAnswer", "id": "call_1",
+            "args": {"answer": "Items can be returned within 30 days of delivery.", "citations": [1]}}
+    model = ToolCallingFake(messages=iter([AIMessage(content="", tool_calls=[call])]))
+    prompt = ChatPromptTemplate.from_messages([("system", "Answer from these sources:{context}"),
+                                               ("human", "{question}")])
+    chain = ({"context": _kb() | _source_ids(list(KB)), "question": RunnablePassthrough()}
+             | prompt | model.with_structured_output(CitedAnswer))
+    chain.invoke(WARRANTY_QUESTION)
+
+    example = extract(langchain.trace())
+
+    assert example is not None and example.contexts is not None
+    assert [context.id for context in example.contexts] == ["kb-warranty", "kb-returns", "kb-shipping"]
+    assert example.answer == "Items can be returned within 30 days of delivery."
     assert example.citations == ("kb-returns",)
 
 
