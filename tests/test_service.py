@@ -1155,52 +1155,35 @@ async def test_a_sidecar_hearing_one_service_holds_no_caller_for_its_callees(sta
     assert total(samples, "ragmon_traces_total", outcome="not_rag") == 2   # no documents: no RAG answer
 
 
-async def test_a_model_call_is_no_call_to_a_service_whose_part_is_awaited(start_sidecar: Start) -> None:
-    # A plain chat: the request's only call is the model's API (a CLIENT span: OpenLLMetry's, GenAI's),
-    # which sends no part of its own. In the first --decision-wait (other services may yet send) it was
-    # held for all of it, 3 s here; it is decided a quiet period after its last span.
+@pytest.mark.parametrize(("route", "call", "attributes"), [
+    ("POST /chat", "chat", {KIND: "LLM", "llm.input_messages.0.message.role": "user",
+                            "llm.input_messages.0.message.content": QUESTION,
+                            "llm.output_messages.0.message.role": "assistant",
+                            "llm.output_messages.0.message.content": ANSWER}),
+    ("GET /search", "retrieval kb", {
+        "gen_ai.operation.name": "retrieval", "gen_ai.retrieval.query.text": QUESTION,
+        "gen_ai.retrieval.documents": json.dumps([{"id": DOC_ID, "content": DOC}])}),
+], ids=["model", "retrieval"])
+async def test_a_call_to_a_model_or_a_store_is_no_call_to_a_service_whose_part_is_awaited(
+        start_sidecar: Start, route: str, call: str, attributes: dict[str, str]) -> None:
+    # A request whose only call is a CLIENT span to an API that sends no part of its own: a plain chat's
+    # model call (OpenLLMetry's, GenAI's), or a search endpoint's retrieval as the GenAI conventions write
+    # it (the documents, no answer). In the first --decision-wait (other services may yet send) each was
+    # held for all of it, 3 s here; each is decided a quiet period after its last span, and scored.
     _, ports = await start_sidecar(decision_wait=3.0)
-    provider = TracerProvider(resource=Resource.create({"service.name": "chat-api"}))
+    provider = TracerProvider(resource=Resource.create({"service.name": "api"}))
     memory = InMemorySpanExporter()
     provider.add_span_processor(SimpleSpanProcessor(memory))
     tracer = provider.get_tracer("test")
-    model = {KIND: "LLM", "llm.input_messages.0.message.role": "user",
-             "llm.input_messages.0.message.content": QUESTION,
-             "llm.output_messages.0.message.role": "assistant",
-             "llm.output_messages.0.message.content": ANSWER}
-    with tracer.start_as_current_span("POST /chat", kind=SpanKind.SERVER), \
-            tracer.start_as_current_span("chat", kind=SpanKind.CLIENT, attributes=model):
+    with tracer.start_as_current_span(route, kind=SpanKind.SERVER), \
+            tracer.start_as_current_span(call, kind=SpanKind.CLIENT, attributes=attributes):
         pass
     provider.shutdown()
     started = time.monotonic()
     assert await export(http_exporter(ports), list(memory.get_finished_spans())) is SpanExportResult.SUCCESS
     samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
     assert time.monotonic() - started < 2.0
-    assert total(samples, "ragmon_traces_total", pipeline="chat-api", outcome="scored") == 1
-
-
-async def test_a_search_endpoints_retrieval_is_no_call_to_a_service_whose_part_is_awaited(
-        start_sidecar: Start) -> None:
-    # A search endpoint traced with the GenAI conventions: its retrieval is a CLIENT span (a vector
-    # store's API, which sends no part of its own) holding the documents, and there is no answer. In the
-    # first --decision-wait it was held for all of it, 3 s here, as a call to another service; it is
-    # decided a quiet period after its last span, scored (retrieval metrics only).
-    _, ports = await start_sidecar(decision_wait=3.0)
-    provider = TracerProvider(resource=Resource.create({"service.name": "search-api"}))
-    memory = InMemorySpanExporter()
-    provider.add_span_processor(SimpleSpanProcessor(memory))
-    tracer = provider.get_tracer("test")
-    retrieval = {"gen_ai.operation.name": "retrieval", "gen_ai.retrieval.query.text": QUESTION,
-                 "gen_ai.retrieval.documents": json.dumps([{"id": DOC_ID, "content": DOC}])}
-    with tracer.start_as_current_span("GET /search", kind=SpanKind.SERVER), \
-            tracer.start_as_current_span("retrieval kb", kind=SpanKind.CLIENT, attributes=retrieval):
-        pass
-    provider.shutdown()
-    started = time.monotonic()
-    assert await export(http_exporter(ports), list(memory.get_finished_spans())) is SpanExportResult.SUCCESS
-    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
-    assert time.monotonic() - started < 2.0
-    assert total(samples, "ragmon_traces_total", pipeline="search-api", outcome="scored") == 1
+    assert total(samples, "ragmon_traces_total", pipeline="api", outcome="scored") == 1
 
 
 async def test_a_refused_trace_of_two_services_is_counted_under_the_pipelines_service(
