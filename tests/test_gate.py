@@ -173,6 +173,7 @@ def test_unknown_metric_lists_every_valid_name() -> None:
     ("ground=0.85", "groundedness"),                 # the start of one name: too short for a typo's closeness
     ("Halluc=0.1", "hallucination_rate"),
     ("prec=0.2", "precision"),
+    ("gro=0.8", "groundedness"),                     # three letters, the fewest a start is read from
 ])
 def test_an_unknown_metric_suggests_the_name_likeliest_meant(text: str, meant: str) -> None:
     with pytest.raises(InputError) as info:
@@ -285,6 +286,14 @@ def test_a_list_separated_otherwise_is_told_to_repeat_the_flag(parse: Callable[[
     with pytest.raises(InputError) as info:
         parse(text)
     assert str(info.value) == message
+
+
+def test_gates_followed_by_anything_else_are_no_list_and_nothing_of_them_is_dropped() -> None:
+    # Read as a list, the two gates in it were suggested one per flag and the rest was dropped unsaid.
+    with pytest.raises(InputError) as info:
+        parse_gate("groundedness=0.85 hallucination_rate=0.1 junk")
+    assert str(info.value) == ("--gate 'groundedness=0.85 hallucination_rate=0.1 junk': threshold "
+                               "'0.85 hallucination_rate=0.1 junk' is not a number")
 
 
 @pytest.mark.parametrize(("name", "value", "told"), [
@@ -575,6 +584,18 @@ def test_confidence_gates_on_the_pessimistic_bound() -> None:
     assert halluc.reason == "upper 95% bound 0.12 > 0.1"
 
 
+def test_a_bound_gate_on_a_report_without_intervals_fails() -> None:
+    # EvalConfig(bootstrap_samples=0) asks for no intervals: a gate on a bound has nothing to compare and
+    # must not fall back on the mean (0.9, which would hold), at the Report's level or at another.
+    report = report_with({"groundedness": Aggregate(0.9, 3, None)}, {"groundedness": [1.0, 1.0, 0.7]})
+    report = replace(report, config=EvalConfig(bootstrap_samples=0))
+    for confidence in (0.95, 0.9):
+        (result,) = decide(report, parse_gates(["groundedness=0.5"]), confidence=confidence)
+        assert (result.passed, result.value) == (False, None)
+        assert result.reason == f"no {confidence * 100:g}% interval from 3 observations"
+        assert exit_code((result,)) == EXIT_BREACHED
+
+
 def test_other_confidence_levels_are_recomputed_from_the_examples() -> None:
     # 100 examples, 90 scoring 1 and 10 scoring 0: mean 0.9, standard error sqrt(0.9*0.1/100) = 0.03.
     # By the normal approximation the 50% interval's lower end is 0.9 - 0.674*0.03 = 0.880 and the
@@ -650,6 +671,8 @@ def test_a_gate_held_in_no_run_fails_whatever_the_pass_rate() -> None:
 def test_close_values_never_print_as_equal() -> None:
     assert fmt_pair(0.84999, 0.85) == ("0.84999", "0.85")
     assert fmt_pair(0.7142857, 0.85) == ("0.7143", "0.85")
+    # One float apart, the two differ only at the 17th digit.
+    assert fmt_pair(0.1, 0.10000000000000002) == ("0.10000000000000001", "0.10000000000000002")
 
 
 def test_a_mean_at_a_threshold_of_many_digits_is_shown_as_the_label_shows_the_threshold() -> None:
@@ -785,6 +808,8 @@ def test_improvement_and_no_change_hold_even_at_zero() -> None:
     assert up.passed and up.reason == ("rose 0.25 against the baseline: 0.75 -> 1 on 2 examples measured in "
                                        "both runs")
     assert down.passed and down.reason.startswith("fell 0.25 against the baseline")
+    # -0.0 for a drop of 0 allowed (a minimum's threshold is -max_drop) would be "-0.0" in the JSON report.
+    assert (str(up.threshold), str(down.threshold)) == ("0.0", "0.0")
     (same,) = drops(comparison_of({"recall": [0.5]}, {"recall": [0.5]}), "recall=0")
     assert same.passed and same.value == 0.0 and same.reason.startswith("unchanged against the baseline")
 
