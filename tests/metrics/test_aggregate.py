@@ -104,15 +104,17 @@ def test_columns_must_have_one_value_per_example() -> None:
         aggregate_columns({"a": [1.0], "b": [1.0, 0.0]})
 
 
-def test_confidence_must_be_a_probability() -> None:
+@pytest.mark.parametrize("confidence", [0.0, 1.0])
+def test_confidence_must_be_a_probability(confidence: float) -> None:
     with pytest.raises(ValueError, match="confidence"):
-        aggregate([1.0, 0.0], confidence=1.0)
+        aggregate([1.0, 0.0], confidence=confidence)
 
 
 def test_rounds_are_capped_for_large_datasets() -> None:
     assert bootstrap_rounds(1000, 100) == 1000  # 100 x 1,000 draws is within budget
     assert MAX_DRAWS == 1_000_000
     assert bootstrap_rounds(1000, 2_000) == 500  # 1,000,000 draws / 2,000 examples
+    assert bootstrap_rounds(1000, 3_000) == 333  # whole rounds: 1,000,000 / 3,000 = 333.3
     assert bootstrap_rounds(1000, 10_000) == 200  # 1,000,000 / 10,000 = 100 is below the floor of 200
     assert bootstrap_rounds(1000, 1_000_000) == MIN_ROUNDS  # never fewer than the floor
     assert bootstrap_rounds(50, 100) == 50  # never more than asked
@@ -125,6 +127,9 @@ def test_each_aggregate_says_how_many_rounds_its_interval_was_read_from() -> Non
     varying = [1.0, 0.0] * 2_500
     assert aggregate(varying, samples=20_000).rounds == 200
     assert aggregate(varying[:100], samples=1_000).rounds == 1_000  # 100 examples: every round asked for
+    # 1,000 are asked for unless told otherwise, as EvalConfig asks.
+    by_default = aggregate_columns({"recall": varying[:100]})["recall"]
+    assert aggregate(varying[:100]).rounds == by_default.rounds == 1_000
     # No resampling needed: none asked for, or a metric of one value everywhere (its interval is it).
     assert aggregate(varying[:100], samples=0).rounds == 0
     assert aggregate([0.5] * 100, samples=1_000).rounds == 0
@@ -204,6 +209,17 @@ def test_interval_bounds_are_exact_to_twelve_decimals() -> None:
     assert abs(result.ci[0] - float(low)) < 1e-14
 
 
+def test_both_bounds_are_the_bootstraps_quantiles_at_the_fewest_rounds_too() -> None:
+    # The bootstrap alone (unit=False, as a drop gate's change is read), 200 rounds: the upper bound is the
+    # quantile at 1 - alpha of those 200 means, which an error in it can miss at 1,000 rounds of tied means.
+    values = [0.0, 0.1, 0.25, 0.5, 0.9, 1.0]
+    low, high = exact_interval(values, 200, 0.95, 7)
+    result = aggregate(values, samples=200, confidence=0.95, seed=7)
+    assert result.ci is not None
+    assert round(result.ci[0], 12) == round(float(low), 12)
+    assert round(result.ci[1], 12) == round(float(high), 12)
+
+
 def test_hallucination_rates_interval_mirrors_groundedness_on_the_same_answers() -> None:
     # Five answers grounded 0, 1/3, 2/3, 1 and 1; hallucination_rate is 1 minus each. Groundedness's
     # interval is [4/15, 14/15] (the bootstrap in exact fractions), so hallucination_rate's must be
@@ -258,6 +274,16 @@ def test_a_zero_one_column_gets_the_exact_binomial_bounds() -> None:
     assert 0.18 < low < 0.2 and 0.8 < high < 0.82
 
 
+def test_the_exact_binomial_bounds_hold_at_a_low_level_too() -> None:
+    # Nine of ten at a 20% level: each side leaves 40% out. The lower bound solves P(Binomial(10, low) >= 9)
+    # = 0.4 (low is about 0.81, below the bootstrap's 0.9), the upper one P(Binomial(10, high) <= 9) = 0.4,
+    # high^10 = 0.6. Only so far from 2.5% is the bound searched for where the incomplete beta function is
+    # read as 1 minus its mirror (at and above (a + 1) / (a + b + 2)), and there it had never been checked.
+    low, high = aggregate_columns({"g": [1.0] * 9 + [0.0]}, confidence=0.2)["g"].ci or (math.nan, math.nan)
+    assert binomial_tail(10, 9, low) == pytest.approx(0.4, abs=1e-12)
+    assert high == pytest.approx(0.6 ** (1 / 10), abs=1e-12)
+
+
 def test_values_between_zero_and_one_count_as_the_trials_their_variance_is_worth() -> None:
     # 400 values, half 0.4, half 0.6: mean 0.5. With a pseudo-observation at 0 and at 1 their variance is
     # s^2 = (400 * 0.01 + 0.25 + 0.25) / 402 = 4.5 / 402 and their fourth moment m4 = (400 * 0.0001 +
@@ -305,6 +331,9 @@ def test_the_bounds_of_a_lower_is_better_metric_mirror_its_mirrors_to_the_decima
 def test_a_metric_outside_zero_and_one_is_an_error_naming_it() -> None:
     with pytest.raises(ValueError, match=r"metric 'answer_relevance': the value 1.5 is outside \[0, 1\]"):
         aggregate_columns({"answer_relevance": [0.5, 1.5]})
+    # Beside a 0, which is in range, the value named is still the one outside it.
+    with pytest.raises(ValueError, match=r"metric 'recall': the value 1.5 is outside \[0, 1\]"):
+        aggregate_columns({"recall": [0.0, 1.5]})
     # a change of a metric, in [-1, 1], is the bootstrap's alone: an unchanged run's interval is (0, 0)
     assert aggregate([0.0] * 5, metric="hallucination_rate").ci == (0.0, 0.0)
     assert aggregate([-0.5, 0.0], metric="groundedness").ci == (-0.5, 0.0)
