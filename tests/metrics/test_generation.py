@@ -181,6 +181,9 @@ def test_answer_correctness_is_squad_token_f1() -> None:
     # Case, punctuation and articles do not matter.
     assert token_f1("The Eiffel Tower!", "eiffel tower") == 1.0
     assert token_f1("Berlin", "Paris") == 0.0
+    # Nothing left of either side once normalised: both empty agree (SQuAD's rule), one empty does not.
+    assert token_f1("The.", "a") == 1.0
+    assert token_f1("The.", "Paris") == 0.0
 
 
 @pytest.mark.parametrize(("answer", "truth"), [
@@ -241,6 +244,14 @@ def test_abstention_on_unanswerable_questions(unanswerable: Example) -> None:
     assert is_unanswerable(unanswerable)
     assert abstention(Example(**{**_fields(unanswerable), "answer": "I don't know."})) == 1.0
     assert abstention(Example(**{**_fields(unanswerable), "answer": "Refunds arrive in 5 days."})) == 0.0
+
+
+def test_a_refusal_naming_a_retrieved_id_is_an_abstention() -> None:
+    # "HR-POL-007 doesn't mention foster care." declines, naming where it looked: read without the
+    # example's context ids, it was an answer, and scored 0 for abstention and for answer correctness.
+    refusal = ex(contexts=[Context("HR-POL-007", "Parental leave is 16 weeks.")], category="unanswerable",
+                 answer="HR-POL-007 doesn't mention foster care.", ground_truth="insufficient_context")
+    assert (abstention(refusal), answer_correctness(refusal)) == (1.0, 1.0)
 
 
 def test_abstention_undefined_for_answerable_questions() -> None:
