@@ -224,12 +224,42 @@ def unanswerable_warning(example: Example, which: str, places: str) -> str:
             "answerable (abstention has no value for it) and such a ground truth is scored as an answer")
 
 
+def answers_in_json(example: Example) -> bool:
+    """Whether `example`'s answer is a structured answer (`ragmon.semconv.structured`): a JSON object with
+    text in it, as an app asking its model for JSON records it. The sidecar and live replay judge such an
+    answer on its answer text and read its sources as citations; a golden record's answer is judged as
+    written, its keys, syntax and fields (a confidence, the sources) cut into claims, the unsupported ones
+    counted as hallucinations. Looked at only past a cheap test of its first character."""
+    if example.answer is None or _JSON_OPENING.match(example.answer) is None:
+        return False
+    from ragmon.semconv import structured
+
+    return structured.read(example.answer, {context.id for context in example.contexts or ()}) is not None
+
+
+_JSON_OPENING = re.compile(r"\s*[{`]")
+
+
+def json_answer_warning(example: Example, which: str, places: str) -> str:
+    """Once a run, however many examples (`which`, at `places`; `example` the first)."""
+    from ragmon.report.text import clip
+
+    one = which.startswith("1 ")
+    return (f"the answer{'' if one else 's'} of {which} {'is a JSON object' if one else 'are JSON objects'} "
+            f"({places}; example {clip(example.id, ID_SHOWN)}): judged as written, keys, syntax and fields "
+            "such as a confidence or the sources are cut into claims, the unsupported ones counted as "
+            "hallucinations; record the answer's text as \"answer\" and what it cites as \"citations\" (the "
+            "sidecar and live replay read such an answer so: the text under its \"answer\" key, its "
+            "\"sources\" as citations)")
+
+
 def run_warnings(examples: Sequence[Example]) -> tuple[str, ...]:
     """The warnings `evaluate` reports of `examples`, each example named by its index (`examples[3]`)."""
     alike = LookAlikes()
     by_position: list[int] = []
     otherwise: list[int] = []
     loosely: list[int] = []
+    in_json: list[int] = []
     for index, example in enumerate(examples):
         alike.add(example.id, functools.partial(_place, index))
         if cites_by_position(example):
@@ -238,9 +268,11 @@ def run_warnings(examples: Sequence[Example]) -> tuple[str, ...]:
             otherwise.append(index)
         if loosely_named(example) is not None:
             loosely.append(index)
+        if answers_in_json(example):
+            in_json.append(index)
     warnings = list(alike.warning())
     for flagged, warning in ((by_position, positional_warning), (otherwise, unanswerable_warning),
-                             (loosely, loose_warning)):
+                             (loosely, loose_warning), (in_json, json_answer_warning)):
         if flagged:
             shown = ", ".join(map(_place, flagged[:_PLACES_SHOWN]))
             more = f" and {len(flagged) - _PLACES_SHOWN:,} more" if len(flagged) > _PLACES_SHOWN else ""

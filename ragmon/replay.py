@@ -53,7 +53,9 @@ from ragmon.errors import ExamplesFailed, InputError, MissingExtra, RagmonError,
 from ragmon.evaluation import aevaluate, evaluate, example_claims, verdicts_without_judge
 from ragmon.example_warnings import (
     LookAlikes,
+    answers_in_json,
     cites_by_position,
+    json_answer_warning,
     loose_warning,
     loosely_named,
     positional_warning,
@@ -790,13 +792,14 @@ def _loaded(paths: Sequence[str], told: datasets.Skipped, *, live: bool,
     the run's warnings about them: the examples nobody has reviewed yet, those marking a question
     unanswerable in words ragmon does not read, and, but for a live run, whose recorded citations and
     contexts are not scored, those citing by position and those naming a context's id only with white
-    space or case aside (`_Flagged`)."""
+    space or case aside, and those answering with a JSON object (`_Flagged`)."""
     examples: list[Example] = []
     lines: dict[str, tuple[str, LineOf]] = {}
     unreviewed = _Flagged(lambda example: example.extra.get(NEEDS_REVIEW) is True)
     positional = _Flagged(cites_by_position)
     otherwise = _Flagged(lambda example: unanswerable_otherwise(example) is not None)
     loosely = _Flagged(lambda example: loosely_named(example) is not None)
+    in_json = _Flagged(answers_in_json)
     alike = LookAlikes()
     for example, source, line_of in datasets.located(paths, skipped=told):
         examples.append(example)
@@ -804,13 +807,15 @@ def _loaded(paths: Sequence[str], told: datasets.Skipped, *, live: bool,
         positional.add(example, source, line_of)
         otherwise.add(example, source, line_of)
         loosely.add(example, source, line_of)
+        in_json.add(example, source, line_of)
         alike.add(example.id, functools.partial(_at, source, line_of))
         if live:
             lines[example.id] = (source, line_of)
     return examples, lines, (*_unreviewed_warning(unreviewed), *alike.warning(),
                              *(() if live else _file_warning(positional, positional_warning)),
                              *_file_warning(otherwise, unanswerable_warning),
-                             *(() if live else _file_warning(loosely, loose_warning)))
+                             *(() if live else _file_warning(loosely, loose_warning)),
+                             *(() if live else _file_warning(in_json, json_answer_warning)))
 
 
 class _Flagged:

@@ -114,3 +114,20 @@ def test_ids_naming_a_context_only_with_space_or_case_aside_are_a_run_warning_na
         "example q1): ids are compared as written, so each counts as a document never retrieved; write them "
         "as the contexts' ids",)
     assert {r.example.id: r.metrics.get("hit_rate") for r in report.results}["q2"] == 0.0
+
+
+def test_answers_that_are_json_objects_are_a_run_warning_naming_the_first() -> None:
+    contexts = [Context("kb-returns", "Returns take 30 days.")]
+    fenced = '```json\n{"reply": "Returns take 30 days.", "sources": [1]}\n```'
+    examples = [Example("q1", "Returns?", contexts, "Returns take 30 days."),
+                Example("q2", "Returns?", contexts, '{"answer": "Returns take 30 days."}'),
+                Example("q3", "Returns?", contexts, fenced)]
+
+    report = evaluate(examples)
+
+    assert report.run_warnings == (
+        "the answers of 2 examples are JSON objects (examples[1], examples[2]; example q2): judged as "
+        "written, keys, syntax and fields such as a confidence or the sources are cut into claims, the "
+        "unsupported ones counted as hallucinations; record the answer's text as \"answer\" and what it "
+        "cites as \"citations\" (the sidecar and live replay read such an answer so: the text under its "
+        "\"answer\" key, its \"sources\" as citations)",)

@@ -54,3 +54,26 @@ def test_a_cited_id_with_a_trailing_space_is_warned_of_naming_its_line(
            "the contexts' ids")
     assert f"ragmon replay: warning: {why}\n" in err
     assert warned == [why]
+
+
+def test_answers_recorded_as_json_objects_are_warned_of_naming_their_lines(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A golden set recorded from an app asking its model for JSON: judged as written, q2's keys and its
+    # "confidence" were claims. q1 answers in prose, q3 with a JSON list, q4 with an object holding no text:
+    # none is warned of.
+    contexts = [{"id": "kb-returns", "text": "Returns take 30 days."}]
+    asked = {"question": "Returns?", "contexts": contexts}
+    records = [{"id": "q1", **asked, "answer": "Returns take 30 days."},
+               {"id": "q2", **asked, "answer": json.dumps({"answer": "Returns take 30 days.",
+                                                            "sources": ["kb-returns"], "confidence": 0.8})},
+               {"id": "q3", **asked, "answer": '["Returns take 30 days."]'},
+               {"id": "q4", **asked, "answer": '{"days": 30}'}]
+    golden, err, warned = replayed(tmp_path, capsys, records, "groundedness=0")
+
+    why = (f"the answer of 1 example of {golden} is a JSON object (line 2; example q2): judged as written, "
+           "keys, syntax and fields such as a confidence or the sources are cut into claims, the unsupported "
+           'ones counted as hallucinations; record the answer\'s text as "answer" and what it cites as '
+           '"citations" (the sidecar and live replay read such an answer so: the text under its "answer" '
+           'key, its "sources" as citations)')
+    assert err == f"ragmon replay: warning: {why}\n"
+    assert warned == [why]
