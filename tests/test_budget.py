@@ -152,3 +152,55 @@ def test_a_cancelled_calls_worst_case_is_spent_and_said_apart() -> None:
     assert third is not None
     budget.settle(third, 1_000, 0, unbilled=1.0)  # never more than the cost: $0.001
     assert budget.spent == pytest.approx(0.004) and budget.carried == pytest.approx(0.003)
+
+
+def test_the_first_question_after_utc_midnight_is_answered_for_the_new_day() -> None:
+    """Asked before anything else read the new day, `fits` weighed yesterday's spend: the first example
+    after midnight was refused as over budget on a day nothing had been spent."""
+    day = [100]
+    budget = DailyBudget(0.01, PRICES, lambda: day[0])
+    spent = reserve_if_fits(budget, 2_000, 1_000)
+    assert spent is not None
+    budget.settle(spent, 2_000, 1_000)  # $0.007 on day 100: another $0.007 no longer fits
+    day[0] = 101
+    assert budget.fits(2_000, 1_000)  # day 101: $0 + $0.007 <= $0.01
+
+
+def test_a_reservation_open_at_utc_midnight_settles_into_the_new_day() -> None:
+    """Its bill is the new day's: added to the day that had ended, it would vanish as the day turned."""
+    day = [100]
+    budget = DailyBudget(0.01, PRICES, lambda: day[0])
+    in_flight = reserve_if_fits(budget, 2_000, 1_000)
+    assert in_flight is not None
+    day[0] = 101
+    # Billed 1,000 in + 200 out: $0.001 + $0.001 = $0.002, on day 101.
+    assert budget.settle(in_flight, 1_000, 200) == pytest.approx(0.002)
+    assert budget.spent == pytest.approx(0.002) and budget.reserved == 0.0
+
+
+def test_a_reservation_past_the_cap_is_refused() -> None:
+    """`reserve` without asking `fits` first must still never hold more than the day's cap."""
+    budget = DailyBudget(0.01, PRICES, lambda: 100)
+    budget.reserve(2_000, 1_000)  # $0.007
+    with pytest.raises(ValueError, match="reservation past the cap"):
+        budget.reserve(2_000, 1_000)  # $0.014 > $0.01
+    assert budget.reserved == pytest.approx(0.007)
+
+
+def test_a_bill_without_a_reservation_is_spent_not_said_unbilled() -> None:
+    """A bill Claude sent is no worst case: `carried` (the log line's "calls in flight when an earlier
+    process stopped") must not grow with it."""
+    budget = DailyBudget(0.01, PRICES, lambda: 100)
+    assert budget.charge(1_000, 200) == pytest.approx(0.002)  # $0.001 + $0.001
+    assert budget.spent == pytest.approx(0.002) and budget.carried == 0.0
+
+
+def test_a_bill_no_float_holds_after_midnight_closes_the_new_day() -> None:
+    """Taken as what was left of the day that had ended ($0.01 - $0.007), it left the new day open for
+    more calls."""
+    day = [100]
+    budget = DailyBudget(0.01, PRICES, lambda: day[0])
+    budget.charge(2_000, 1_000)  # $0.007 on day 100
+    day[0] = 101
+    assert budget.charge(10, 10**309) == pytest.approx(0.01)  # all of day 101's cap
+    assert reserve_if_fits(budget, 1, 0) is None

@@ -6,6 +6,7 @@ import errno
 import json
 import logging
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -112,8 +113,11 @@ def test_links_planted_beside_the_file_are_neither_followed_nor_put_in_its_place
                                                           "victim"]
     locked = tmp_path / "other.json"
     (tmp_path / "other.json.lock").symlink_to(victim)
-    with pytest.raises(InputError, match="a symbolic link stands where ragmon's lock file goes"):
+    with pytest.raises(InputError) as caught:
         BudgetFile(locked)
+    assert str(caught.value) == (f"--llm-budget-file {locked}: cannot open its lock file: Too many levels of "
+                                 "symbolic links (a symbolic link stands where ragmon's lock file goes: "
+                                 "remove it)")
     assert victim.read_text(encoding="utf-8") == "precious\n"
 
 
@@ -183,6 +187,35 @@ def test_a_file_far_larger_than_ragmon_writes_is_refused_unread(tmp_path: Path) 
         budget_on(path, day=100)
 
 
+def test_a_file_of_exactly_the_bytes_read_is_read(tmp_path: Path) -> None:
+    """4096 bytes is within what is read ("over 4096 bytes" is refused): a figure padded to it still holds."""
+    path = tmp_path / "spend.json"
+    record = json.dumps({"what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": 0.005})
+    path.write_text(record.ljust(4096), encoding="utf-8")
+    assert budget_on(path, day=100).spent == 0.005
+
+
+def test_a_file_that_is_not_utf8_is_refused_with_why(tmp_path: Path) -> None:
+    """Not a traceback at start: the file is named, and what could not be read in it."""
+    path = tmp_path / "spend.json"
+    path.write_bytes(b"\xff{}")
+    with pytest.raises(InputError) as caught:
+        budget_on(path, day=100)
+    assert str(caught.value) == (f"--llm-budget-file {path} cannot be read ('utf-8' codec can't decode byte "
+                                 "0xff in position 0: invalid start byte): move it away to start today's "
+                                 "budget afresh, knowingly, or give another file")
+    assert path.read_bytes() == b"\xff{}"
+
+
+def test_a_file_in_directories_not_made_yet_is_made_with_them(tmp_path: Path) -> None:
+    """`--llm-budget-file /state/ragmon/claude/spend.json` on a fresh volume: every missing directory."""
+    path = tmp_path / "ragmon" / "claude" / "spend.json"
+    budget = budget_on(path, day=100)
+    budget.settle(budget.reserve(*CALL), *CALL)
+    budget.close()
+    assert json.loads(path.read_text(encoding="utf-8"))["usd"] == pytest.approx(0.007)
+
+
 def read_only(monkeypatch: pytest.MonkeyPatch, error: int = errno.EROFS) -> None:
     """The temporary file beside FILE cannot be created, as on a read-only volume (or a full disk): the one
     stand-in, as root writes wherever a mode forbids it and no loopback test can fill a disk."""
@@ -197,7 +230,9 @@ def test_a_file_that_cannot_be_written_stops_the_start_and_later_is_warned_of_on
     path = tmp_path / "spend.json"
     with monkeypatch.context() as patched:
         read_only(patched)
-        with pytest.raises(InputError, match=r"^--llm-budget-file .*spend\.json cannot be written: "):
+        # Not kept (`as`): its traceback would hold the refused file, and its lock, past this block.
+        with pytest.raises(InputError, match=rf"^--llm-budget-file {re.escape(str(path))} cannot be written: "
+                                             "Read-only file system$"):
             budget_on(path, day=100)
 
     budget = budget_on(path, day=100)
@@ -211,6 +246,22 @@ def test_a_file_that_cannot_be_written_stops_the_start_and_later_is_warned_of_on
     budget.settle(budget.reserve(200, 100), 200, 100)  # written again: $0.0077
     budget.close()
     assert json.loads(path.read_text(encoding="utf-8"))["usd"] == pytest.approx(0.0077)
+
+
+def test_a_write_that_fails_midway_leaves_no_temporary_file_behind(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Each failed write (up to two a call) would leave one more FILE.*.tmp beside FILE: a volume already
+    failing filled up with them."""
+    path = tmp_path / "spend.json"
+    budget = budget_on(path, day=100)
+    path.unlink()
+    path.mkdir()  # the temporary file is made, then cannot be put in FILE's place
+    with caplog.at_level(logging.WARNING, logger="ragmon.budget_file"):
+        budget.settle(budget.reserve(*CALL), *CALL)
+    (warning,) = [r.getMessage() for r in caplog.records]
+    assert warning.startswith(f"cannot write --llm-budget-file {path} (Is a directory)")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["spend.json", "spend.json.lock"]
+    budget.close()
 
 
 def test_a_full_disk_at_start_is_warned_of_and_the_day_read_still_holds(
