@@ -559,6 +559,7 @@ def request_count(trace: Trace) -> int:
 
 
 def _ended_before(earlier: Span, later: Span) -> bool:
+    """Whether `earlier` had ended when `later` began (a span never ended has no end time)."""
     return earlier.end_time_unix_nano > 0 and not _began_before_end(later, earlier)
 
 
@@ -2182,8 +2183,9 @@ def _citations(view: _View, answer: str | None, contexts: tuple[Context, ...] | 
 
 class _Numbering:
     """The retrieved ids a citation names: an id itself, or a number of the prompt's sources, as the
-    prompt numbered them (`_source_blocks`, `_source`), else as the contexts' 1-based positions (in range
-    only). The prompt is read once, at the first number."""
+    prompt numbered them (`_source_blocks`, `_source`), else as the contexts' positions (in range only),
+    counted from 1, or from 0 where the prompt numbers its sources from 0. The prompt is read once, at the
+    first number."""
 
     __slots__ = ("_blocks", "_contexts", "_ids", "_llm_call", "_sources", "_texts", "_view")
 
