@@ -234,7 +234,7 @@ def answers_in_json(example: Example) -> bool:
         return False
     from ragmon.semconv import structured
 
-    return structured.read(example.answer, {context.id for context in example.contexts or ()}) is not None
+    return structured.read(example.answer, example.contexts) is not None
 
 
 _JSON_OPENING = re.compile(r"\s*[{`]")

@@ -1847,7 +1847,7 @@ def _judged(view: _View, said: tuple[Span, str] | None, contexts: tuple[Context,
     if said is None:
         return None, lambda: None
     span, answer = said
-    reading = structured.read(answer, {context.id for context in contexts or ()})
+    reading = structured.read(answer, contexts)
     if reading is not None:
         return reading.text, lambda: reading.cited
     if view.roles[span.span_id] is not Role.CHAIN:

@@ -14,10 +14,11 @@ under `CITATION_KEYS`, which extract.py reads as it reads the answer's `[n]` mar
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ragmon.model import Context
 from ragmon.semconv.common import FENCE, metadata_id, strict_json
 
 ANSWER_KEYS = ("answer", "response", "final_answer", "reply", "output", "text", "content", "message")
@@ -44,14 +45,16 @@ class Structured:
     its id); None when the object has no citation key, empty when its citations are an empty list."""
 
 
-def read(answer: str, ids: Container[str]) -> Structured | None:
-    """The structured answer `answer` is, None when it is none. `ids`: the retrieved documents' ids, which
-    are no text to judge where the object holds them outside its citations. An object holding no text
-    (`{"refund_window_days": 30}`) is none either: its answer is data, no claim can be cut from it, and
-    judged as an empty answer it would read as a refusal."""
+def read(answer: str, contexts: Iterable[Context] | None) -> Structured | None:
+    """The structured answer `answer` is, None when it is none. `contexts`: the retrieved documents, whose
+    ids are no text to judge where the object holds them outside its citations (gathered only for an answer
+    that is an object). An object holding no text (`{"refund_window_days": 30}`) is none either: its answer
+    is data, no claim can be cut from it, and judged as an empty answer it would read as a refusal."""
     found = answer_object(answer)
-    text = None if found is None else _judged(found, ids)
-    return None if found is None or text is None else Structured(text, cited(found))
+    if found is None:
+        return None
+    text = _judged(found, {context.id for context in contexts or ()})
+    return None if text is None else Structured(text, cited(found))
 
 
 def answer_object(answer: str) -> Mapping[str, Any] | None:
