@@ -3,6 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+GRAFANA_SCHEMA := tests/deploy/grafana_schema
 
 .PHONY: demo test lint bench debian-packages clean
 
@@ -30,16 +31,23 @@ $(VENV)/.test: pyproject.toml | $(BIN)/python
 	$(BIN)/uv pip install -q --link-mode copy --python $(BIN)/python -e '.[all,test]'
 	touch $@ $(VENV)/.runtime $(VENV)/.demo
 
-# What the tests run for real from Debian: prometheus (promtool, and a server for the end-to-end tests) and
-# curl (the README's OTLP/JSON example is a curl command, run as written).
+# What the tests run for real from Debian: prometheus (promtool, and a server for the end-to-end tests), curl
+# (the README's OTLP/JSON example is a curl command, run as written) and, where the machine has no Node.js,
+# npm (for the Grafana schema check below).
 debian-packages:
 	@missing=""; \
 	command -v promtool >/dev/null && command -v prometheus >/dev/null || missing="prometheus"; \
 	command -v curl >/dev/null || missing="$$missing curl"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
 	[ -z "$$missing" ] || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	    apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	  else echo "need Debian's packages:$$missing (sudo apt-get install$$missing)" >&2; exit 1; fi; }
+
+# Grafana's published dashboard types and the TypeScript compiler (native, ~1 s a run), from npm, at the
+# versions package-lock.json pins: tests/deploy/test_grafana_schema.py holds the dashboard to them.
+$(GRAFANA_SCHEMA)/node_modules/.package-lock.json: $(GRAFANA_SCHEMA)/package-lock.json | debian-packages
+	npm ci --prefix $(GRAFANA_SCHEMA) --no-audit --no-fund --loglevel=error
 
 demo: $(VENV)/.demo
 	$(BIN)/ragmon demo --all
@@ -54,11 +62,11 @@ lint: $(VENV)/.test
 # every test module's asserts again: the suite took 513-520 s, now ~345 s. Three workers on two cores: a
 # third of the suite's time is waiting (sidecars' quiet periods, Prometheus' first scrape, subprocesses),
 # so with two the cores sat idle a third of it (8 m 35 s, user + sys 11 m 09 s); with three, 6 m 15 s.
-test: $(VENV)/.test debian-packages lint
+test: $(VENV)/.test debian-packages $(GRAFANA_SCHEMA)/node_modules/.package-lock.json lint
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 3 --dist loadfile
 
 bench: $(VENV)/.runtime
 	$(BIN)/python benchmarks/replay.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache build *.egg-info $(GRAFANA_SCHEMA)/node_modules
