@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-GRAFANA_SCHEMA := tests/deploy/grafana_schema
+GRAFANA_SCHEMAS := $(wildcard tests/deploy/grafana_schema/*/package-lock.json)
 
 .PHONY: demo test lint bench debian-packages clean
 
@@ -44,10 +44,11 @@ debian-packages:
 	    apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	  else echo "need Debian's packages:$$missing (sudo apt-get install$$missing)" >&2; exit 1; fi; }
 
-# Grafana's published dashboard types and the TypeScript compiler (native, ~1 s a run), from npm, at the
-# versions package-lock.json pins: tests/deploy/test_grafana_schema.py holds the dashboard to them.
-$(GRAFANA_SCHEMA)/node_modules/.package-lock.json: $(GRAFANA_SCHEMA)/package-lock.json | debian-packages
-	npm ci --prefix $(GRAFANA_SCHEMA) --no-audit --no-fund --loglevel=error
+# Grafana's published dashboard types, one folder per Grafana release, and the TypeScript compiler (native,
+# ~1 s a run), from npm at the versions each package-lock.json pins: tests/deploy/test_grafana_schema.py holds
+# the dashboard to them.
+%/node_modules/.package-lock.json: %/package-lock.json | debian-packages
+	npm ci --prefix $* --no-audit --no-fund --loglevel=error
 
 demo: $(VENV)/.demo
 	$(BIN)/ragmon demo --all
@@ -62,11 +63,11 @@ lint: $(VENV)/.test
 # every test module's asserts again: the suite took 513-520 s, now ~345 s. Three workers on two cores: a
 # third of the suite's time is waiting (sidecars' quiet periods, Prometheus' first scrape, subprocesses),
 # so with two the cores sat idle a third of it (8 m 35 s, user + sys 11 m 09 s); with three, 6 m 15 s.
-test: $(VENV)/.test debian-packages $(GRAFANA_SCHEMA)/node_modules/.package-lock.json lint
+test: $(VENV)/.test debian-packages $(GRAFANA_SCHEMAS:package-lock.json=node_modules/.package-lock.json) lint
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 3 --dist loadfile
 
 bench: $(VENV)/.runtime
 	$(BIN)/python benchmarks/replay.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info $(GRAFANA_SCHEMA)/node_modules
+	rm -rf $(VENV) .pytest_cache build *.egg-info $(GRAFANA_SCHEMAS:package-lock.json=node_modules)

@@ -1,5 +1,6 @@
-"""grafana/dashboards/ragmon.json held to the dashboard and panel types Grafana publishes (@grafana/schema
-13.2.3, checked by the TypeScript compiler; `make test` installs both from npm into grafana_schema/).
+"""grafana/dashboards/ragmon.json held to the dashboard and panel types Grafana publishes (@grafana/schema),
+by the TypeScript compiler, for each release in grafana_schema/ (`make test` installs them from npm): 11.3.0,
+which deploy/compose runs, and 13.2.3, the newest when this was written.
 
 No Grafana server is packaged for this platform, and Grafana says nothing of a key it does not know: it drops
 it and draws the panel with the default, so a misspelled `unit` on the heatmap's y axis would show a
@@ -18,11 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 DASHBOARD = ROOT / "grafana" / "dashboards" / "ragmon.json"
+COMPOSE = ROOT / "deploy" / "compose" / "docker-compose.yml"
 CHECK = Path(__file__).parent / "grafana_schema"
-TSC = CHECK / "node_modules" / ".bin" / "tsc"
+RELEASES = sorted(path.name for path in CHECK.iterdir() if (path / "package.json").is_file())
 KINDS = {"row": (False, False), "stat": (True, False), "timeseries": (True, True), "heatmap": (True, True)}
 """Panel types board.ts knows, and whether it holds their options and field config's `custom` to the panel's
 own types."""
@@ -52,17 +55,19 @@ def checked_source(board: Mapping[str, Any]) -> tuple[str, list[str]]:
     return "\n".join(lines) + "\n", what
 
 
-def compile_errors(boards: Mapping[str, Mapping[str, Any]], work: Path) -> dict[str, list[str]]:
-    """Each board's compiler errors, named by what the line holds; one compiler run for them all."""
-    (work / "node_modules").symlink_to(CHECK / "node_modules")
+def compile_errors(release: str, boards: Mapping[str, Mapping[str, Any]], work: Path) -> dict[str, list[str]]:
+    """Each board's compiler errors against a Grafana release's types, named by what the line holds; one
+    compiler run for them all."""
+    modules = CHECK / release / "node_modules"
+    (work / "node_modules").symlink_to(modules)
     (work / "board.ts").write_text((CHECK / "board.ts").read_text(encoding="utf-8"), encoding="utf-8")
     holds = {}
     for name, board in boards.items():
         source, holds[name] = checked_source(board)
         (work / f"{name}.ts").write_text(source, encoding="utf-8")
     result = subprocess.run(
-        [str(TSC), "--noEmit", "--strict", "--skipLibCheck", "--module", "esnext", "--moduleResolution",
-         "bundler", "--target", "es2022", *(f"{name}.ts" for name in boards)],
+        [str(modules / ".bin" / "tsc"), "--noEmit", "--strict", "--skipLibCheck", "--module", "esnext",
+         "--moduleResolution", "bundler", "--target", "es2022", *(f"{name}.ts" for name in boards)],
         cwd=work, capture_output=True, text=True, timeout=120, check=False)
     errors: dict[str, list[str]] = {name: [] for name in boards}
     for line in result.stdout.splitlines():
@@ -87,10 +92,17 @@ def misspelled(board: Mapping[str, Any]) -> dict[str, Any]:
     return broken
 
 
-@pytest.fixture(scope="module")
-def errors(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+@pytest.fixture(scope="module", params=RELEASES)
+def errors(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     board = json.loads(DASHBOARD.read_text(encoding="utf-8"))
-    return compile_errors({"shipped": board, "broken": misspelled(board)}, tmp_path_factory.mktemp("grafana"))
+    work = tmp_path_factory.mktemp("grafana")
+    return compile_errors(request.param, {"shipped": board, "broken": misspelled(board)}, work)
+
+
+def test_the_dashboard_is_checked_against_the_grafana_compose_runs() -> None:
+    compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+    image = compose["services"]["grafana"]["image"]
+    assert image.rpartition(":")[2] in RELEASES, image
 
 
 def test_every_panel_is_of_a_type_the_check_holds_to_its_own_options() -> None:
