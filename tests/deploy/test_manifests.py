@@ -2,15 +2,16 @@
 
 Built-in kinds go through `kubernetes-validate --strict -k 1.29.0` (the first version with native
 sidecars on by default); the PodMonitor CRD is checked structurally, including that it names a port
-the selected pods really have. Collector configs may name only otelcol-contrib components, and the
-names that tie the pieces together (Service, resolver, ports, ConfigMap keys, env vars, mounted files)
-must agree.
+the selected pods really have. The compose file goes through the Compose Specification's schema.
+Collector configs may name only otelcol-contrib components, and the names that tie the pieces together
+(Service, resolver, ports, ConfigMap keys, env vars, mounted files) must agree.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import json
 import os
 import re
 import signal
@@ -18,9 +19,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 import yaml
 from dockerfile_model import Dockerfile
@@ -442,6 +445,29 @@ def bind_mounts() -> dict[str, list[tuple[Path, str]]]:
             if source.startswith("."):
                 mounts.setdefault(name, []).append(((COMPOSE.parent / source).resolve(), target))
     return mounts
+
+
+def compose_spec_errors(document: dict[str, Any]) -> list[str]:
+    """Where `document` breaks the Compose Specification, in the schema check-jsonschema vendors from
+    compose-spec: Docker Compose checks a file against it and refuses one that breaks it. No Docker engine
+    runs here to try the file itself."""
+    vendored = files("check_jsonschema.builtin_schemas.vendor").joinpath("compose-spec.json")
+    schema = json.loads(vendored.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    return sorted(f"{'/'.join(map(str, error.absolute_path))}: {error.message}"
+                  for error in validator.iter_errors(document))
+
+
+def test_compose_file_follows_the_compose_specification() -> None:
+    assert compose_spec_errors(compose()) == []
+
+
+def test_compose_specification_check_names_a_misspelt_key() -> None:
+    document = compose()
+    ragmon_service = document["services"]["ragmon"]
+    ragmon_service["healthchek"] = ragmon_service.pop("healthcheck")
+    (error,) = compose_spec_errors(document)
+    assert error.startswith("services/ragmon: ") and "'healthchek' was unexpected" in error
 
 
 def test_compose_mounts_and_build_context_exist() -> None:
