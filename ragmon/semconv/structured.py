@@ -31,6 +31,10 @@ of the prompt's sources (`[1, 3]`, `["d1"]`, `["[2]"]`), of objects naming one (
 ...}`), or one such value."""
 _OPENING = re.compile(r"\s*(?:\{|```)")
 """How a structured answer opens: tested before anything is parsed, as nearly every answer is prose."""
+_LABEL = re.compile(r"[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*")
+"""A schema's enum or tag value (`"high"`, `"en"`, `"fact-check"`, `"billing_question"`): one lower-case
+word, no claim a passage could support. Judged, each was a one-word claim, unsupported unless a retrieved
+passage happened to hold the word. A capitalised word (a name, `"Warranty"`) is kept."""
 _CITATION_KEY = re.compile(rf'"(?:{"|".join(sorted(CITATION_KEYS))})"\s*:', re.IGNORECASE)
 """A citation key as JSON text writes it."""
 
@@ -97,10 +101,14 @@ def _token(item: Any) -> str | None:
 
 def _judged(found: Mapping[str, Any], ids: Container[str]) -> str | None:
     """The text to judge: the answer field's alone, else every string in the object in order, each a
-    paragraph of its own, but for its citations and the ids of retrieved documents; None when there is
-    none. Keys, numbers, booleans and nulls are structure or metadata (a confidence, a count), no claims."""
+    paragraph of its own, but for its citations, the ids of retrieved documents and labels beside other
+    text; None when there is none. Keys, numbers, booleans and nulls are structure or metadata (a
+    confidence, a count), no claims."""
     answer = _answer_field(found)
-    return answer if answer is not None else "\n\n".join(_texts(found, ids)) or None
+    if answer is not None:
+        return answer
+    texts = _texts(found, ids)
+    return "\n\n".join([text for text in texts if _LABEL.fullmatch(text) is None] or texts) or None
 
 
 def _answer_field(found: Mapping[str, Any]) -> str | None:

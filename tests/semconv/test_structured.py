@@ -105,6 +105,25 @@ def test_without_an_answer_key_numbers_and_document_ids_are_not_judged(recorder:
     assert scored(example).metrics["groundedness"] == 1.0
 
 
+def test_without_an_answer_key_labels_beside_the_text_are_no_claims(recorder: Recorder) -> None:
+    # A schema's enum and tag fields: each was a claim of its own, "high" and "fact-check" unsupported,
+    # groundedness 0.6 for an answer whose one sentence is d1's.
+    reply = json.dumps({"summary": "The warranty lasts 2 years.", "confidence": "high", "language": "en",
+                        "topic": "warranty", "answer_type": "fact-check", "title": "Warranty"})
+
+    example = traced(recorder, reply)
+
+    assert example.answer == "The warranty lasts 2 years.\n\nWarranty"
+    assert scored(example).metrics["groundedness"] == 1.0
+
+
+def test_an_object_of_labels_alone_is_judged_on_them(recorder: Recorder) -> None:
+    # With nothing else to judge, the labels are the answer: dropping them would judge the JSON as written.
+    example = traced(recorder, json.dumps({"verdict": "covered", "duration": "two_years"}))
+
+    assert example.answer == "covered\n\ntwo_years"
+
+
 @pytest.mark.parametrize(("reply", "judged"), [
     ('```json\n{"answer": "The warranty lasts 2 years."}\n```', "The warranty lasts 2 years."),
     ('  {"Final_Answer": "The warranty lasts 2 years.", "reasoning": "d1 says so."}\n',
