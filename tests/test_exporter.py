@@ -121,6 +121,7 @@ def test_counters_histograms_and_zero_series_of_a_scored_example() -> None:
     assert before[("ragmon_traces_total", labels(pipeline="shop", outcome="error"))] == 0
     assert before[("ragmon_claims_total", labels(**shop, verdict="unsupported"))] == 0
     assert before[("ragmon_spans_received_total", labels(transport="grpc"))] == 0
+    assert before[("ragmon_judge_duration_seconds_count", labels(judge="lexical"))] == 0
     exporter.example_scored(pipeline, "lexical", result(2, 1), TRACE_ID)
     after = samples(exporter)
     assert after[("ragmon_claims_total", labels(**shop, verdict="supported"))] == 2
@@ -200,6 +201,20 @@ def test_a_page_counts_no_spans_or_cost_ahead_of_the_traces_and_calls_they_belon
 
     assert figures(page_from(exporter, taken)) == (0, 0, 0, 0, 0)
     assert figures(page_from(exporter, exporter.readings.take())) == (3, 1, 1, 1, 0.25)
+
+
+def test_a_judge_call_refused_or_failed_is_counted_and_costs_nothing() -> None:
+    # The budget's refusal (`throttled`) and an error are reported without a price: they add a call of their
+    # outcome, no time, and no spend to the cost a dashboard sums against the budget.
+    exporter = Exporter(window=60, judges=("lexical", "claude"))
+    exporter.judge_request("claude", "ok", 1.5, 0.25)
+    exporter.judge_request("claude", "throttled")
+    exporter.judge_request("claude", "error")
+    page = samples(exporter)
+    assert total(page, "ragmon_judge_requests_total", judge="claude", outcome="throttled") == 1
+    assert total(page, "ragmon_judge_requests_total", judge="claude", outcome="error") == 1
+    assert total(page, "ragmon_judge_duration_seconds_count", judge="claude") == 1
+    assert total(page, "ragmon_judge_cost_usd_total", judge="claude") == 0.25
 
 
 def test_score_buckets_separate_a_perfect_score_and_judge_buckets_reach_below_a_millisecond() -> None:
