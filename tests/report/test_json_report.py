@@ -263,6 +263,22 @@ def test_an_error_naming_a_lone_surrogate_is_written_as_u_fffd() -> None:
     assert doc["error"] == "cannot read golden-\ufffd.jsonl"
 
 
+def test_a_rubout_in_text_otherwise_ascii_is_escaped_too() -> None:
+    # DEL is ASCII: a piece holding it and nothing else outside ASCII is escaped as the C1 controls are.
+    report = Report({"name": "lexical"}, 5, (), {})
+    assert '"run_warnings": ["rub\\u007fout"]' in render(report, (), run_warnings=("rub\x7fout",))
+
+
+def test_judge_settings_are_recorded_as_json_values() -> None:
+    # The Claude judge's settings hold `"temperature": None` (the API's default): recorded as null, as a
+    # baseline's are, not as the text "None"; a tuple as a list, a non-finite float as null.
+    settings = {"name": "claude", "temperature": None, "max_tokens": 2048, "stop": ("a", "b"),
+                "limit": float("inf"), "streamed": False}
+    doc = json.loads(render(Report(settings, 5, (), {}), ()))
+    assert doc["judge"] == {"name": "claude", "temperature": None, "max_tokens": 2048, "stop": ["a", "b"],
+                            "limit": None, "streamed": False}
+
+
 def test_what_a_terminal_would_act_on_or_hide_is_written_as_json_escapes() -> None:
     # `cat report.json` in a CI log had sent the question's C1 CSI (U+009B), which restyles the log, its DEL
     # and tag character, and the id's bidi override, which reorders the line, all raw. Each is now JSON's
