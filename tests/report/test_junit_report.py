@@ -26,8 +26,10 @@ from report_cases import (
     unicode_run,
 )
 
-from ragmon.gate import GateResult
-from ragmon.model import Claim, ClaimVerdict, Context, Example, ExampleResult, Report
+from ragmon.evaluation import evaluate
+from ragmon.gate import GateResult, decide, parse_gates
+from ragmon.judges.lexical import LexicalJudge
+from ragmon.model import Claim, ClaimVerdict, Context, EvalConfig, Example, ExampleResult, Report
 from ragmon.report.junit import RunInfo, render, render_error
 from ragmon.rules import SCORING_RULES
 
@@ -50,8 +52,34 @@ def test_one_testcase_per_gate_with_failures(report: Report, gates: tuple[GateRe
     assert failed["groundedness >= 0.85"].get("message") == f"groundedness 0.5833 < 0.85; {skipped}"
     assert failed["citation_accuracy >= 0.5"].get("message") == \
         f"citation_accuracy undefined: 0 observations; {skipped}"
+    # No example measured it: the failure says so, and why, with no count of "0 of 0 examples" below it.
+    breached, why = failed["citation_accuracy >= 0.5"].text.splitlines()
+    assert breached == f"gate citation_accuracy >= 0.5 breached: undefined: 0 observations; {skipped}"
+    assert why.startswith("warning: citation_accuracy has no value for 5 of 5 examples")
     properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
     assert properties["judge"] == "lexical" and properties["examples"] == "4"
+
+
+def test_a_breached_citation_gate_names_the_citations_that_broke_it() -> None:
+    # Both answers are kb-shipping's sentence, which the lexical judge supports with kb-shipping alone:
+    # "right" cites it (accuracy 1), "wrong" cites kb-returns, retrieved but supporting nothing, and
+    # kb-shiping, never retrieved (accuracy 0 of 2). Mean 0.5 < 0.75.
+    shipping = "Standard shipping takes 3 to 7 business days."
+    returns = "Items can be returned within 30 days."
+    contexts = (Context("kb-shipping", shipping), Context("kb-returns", returns))
+    examples = [Example(name, "How long does shipping take?", contexts, shipping, citations=cited)
+                for name, cited in (("right", ("kb-shipping",)), ("wrong", ("kb-returns", "kb-shiping")))]
+    report = evaluate(examples, LexicalJudge(), EvalConfig(k=2, bootstrap_samples=0))
+    gates = decide(report, parse_gates(["citation_accuracy=0.75"]))
+    failure = _cases(render(report, gates))["citation_accuracy >= 0.75"].find("failure")
+    assert failure is not None and failure.text is not None
+    assert failure.text.splitlines() == [
+        "gate citation_accuracy >= 0.75 breached: 0.5 < 0.75",
+        "1 of 2 examples have citation_accuracy below 0.75, worst first:",
+        "",
+        "wrong: citation_accuracy 0",
+        "  cited kb-returns, which supported none of the answer's claims",
+        "  cited kb-shiping, which was not retrieved: retrieved kb-shipping, kb-returns"]
 
 
 def test_no_gates_is_one_passing_test_not_an_empty_suite(report: Report) -> None:
