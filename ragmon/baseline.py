@@ -572,9 +572,15 @@ def _rescored(result: ExampleResult, before: BaselineExample) -> bool:
 
 def _read_out(texts: Iterable[str], example: Example) -> tuple[str, ...]:
     """Claims of the baseline as this build reads them: without their citations of this run's retrieved
-    ids (the baseline records no ids of its own), a claim of nothing but citations gone."""
-    claims = tuple(Claim(text, 0, len(text)) for text in texts)
-    read = cited_ids.read_out(" ".join(texts), claims, (c.id for c in example.contexts or ()))
+    ids (the baseline records no ids of its own), a claim of nothing but citations gone. Each claim spans
+    its own text of the joined answer: `read_out` reads only the claims a citation is written in, and
+    every claim spanning the first one's text, a citation in a later sentence stayed in it."""
+    texts = tuple(texts)
+    claims, start = [], 0
+    for text in texts:
+        claims.append(Claim(text, start, start + len(text)))
+        start += len(text) + 1  # the space joining them
+    read = cited_ids.read_out(" ".join(texts), tuple(claims), (c.id for c in example.contexts or ()))
     return tuple(_normal(claim.text) for claim in read)
 
 

@@ -365,6 +365,22 @@ def test_only_a_baseline_before_the_read_out_names_examples_it_moved() -> None:
         assert comparison.metrics["groundedness"].delta == 1.0  # 0 -> 1 either way: the gate reads it
 
 
+def test_a_citation_in_a_later_sentence_is_read_out_of_the_baseline_too() -> None:
+    # "a" answers RETURNS, then REFUNDS citing doc-1, both on its page. Rules 14 kept "(doc-1)" in the second
+    # claim, unsupported (a term the page lacks): groundedness 1/2, now 1 by the read-out alone, so "a" is
+    # named. Each baseline claim was read out as if it began the answer, and only a citation in the first
+    # sentence was seen: "a" went unnamed, its rules-made gain counted as this run's.
+    page = f"{RETURNS} {REFUNDS}"
+    doc = json.loads(json_report.render(scored(example("a", f"{RETURNS} {REFUNDS}", page)), ()))
+    doc["results"][0]["claims"][1].update(text=f"{REFUNDS[:-1]} (doc-1).", supported=False)
+    doc["results"][0]["metrics"].update(groundedness=0.5, hallucination_rate=0.5)
+    report = scored(example("a", f"{RETURNS} {REFUNDS[:-1]} (doc-1).", page))
+    comparison = compare(from_dict({**doc, "scoring_rules": 14}, "main.json"), report)
+    assert comparison.metrics["groundedness"].delta == 0.5
+    said = "1 of the 1 examples both runs have is scored otherwise by the new rules ('a')"
+    assert any(said in caveat for caveat in comparison.caveats)
+
+
 # --- a lone surrogate, through the CLI --------------------------------------------------------------
 
 
