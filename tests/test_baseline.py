@@ -102,6 +102,10 @@ def test_a_report_format_this_ragmon_does_not_read_is_refused(layout: object) ->
     ('{\n  "ragmon_version": "0.1', "{path}:2: the baseline is not valid JSON (Unterminated string starting "
                                      "at, column 21) (the text ends mid-report: a copy or download cut "
                                      "short?): give a report written by `ragmon replay --json`"),
+    # Cut right after a value: json's error is at the end of the text itself.
+    ('{"k": 5', "{path}:1: the baseline is not valid JSON (Expecting ',' delimiter, column 8) (the text "
+                "ends mid-report: a copy or download cut short?): give a report written by `ragmon replay "
+                "--json`"),
     # A broken report that is not cut short gets no guess.
     ('{"k": 5,, "j": 1}', "{path}:1: the baseline is not valid JSON (Expecting property name enclosed in "
                           "double quotes, column 9): give a report written by `ragmon replay --json`"),
@@ -143,9 +147,9 @@ def test_a_report_format_this_ragmon_does_not_read_is_refused(layout: object) ->
                                    "replay --json`"),
     ("[" * 100_000 + "]" * 100_000, "{path}: the baseline is not readable JSON (nested too deeply): give a "
                                     "report written by `ragmon replay --json`"),
-], ids=["truncated", "cut-in-a-string", "broken", "empty", "blank", "empty-gzip", "junit", "markdown",
-        "terminal", "calibrate", "jsonl", "trailing-comma", "a-record", "array", "binary", "long-number",
-        "deep"])
+], ids=["truncated", "cut-in-a-string", "cut-after-a-value", "broken", "empty", "blank", "empty-gzip",
+        "junit", "markdown", "terminal", "calibrate", "jsonl", "trailing-comma", "a-record", "array",
+        "binary", "long-number", "deep"])
 def test_a_file_that_is_no_report_is_named(tmp_path: Path, content: str | bytes, message: str) -> None:
     path = tmp_path / "main.json"
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
@@ -183,6 +187,44 @@ def test_a_corrupt_gzip_baseline_is_called_that_not_unreadable(
         f"ragmon replay: error: {base}: the baseline is not valid gzip data (CRC check failed 0x0 != "
         f"0x{zlib.crc32(json_report.render(scored(example('a', RETURNS)), ()).encode()):x}): give a report "
         f"written by `ragmon replay --json`\n")
+
+
+def test_a_baseline_of_exactly_the_bound_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The bound is the most a report may hold, not the first size refused.
+    path = tmp_path / "main.json"
+    path.write_text(json_report.render(scored(example("a", RETURNS)), ()), encoding="utf-8")
+    monkeypatch.setattr(ragmon.baseline, "MAX_BASELINE_BYTES", path.stat().st_size)
+    assert list(load(path).examples) == ["a"]
+
+
+@pytest.mark.parametrize("past", [0, 1], ids=["at-the-limit", "past-it"])
+def test_the_text_a_message_quotes_of_the_file_is_clipped_only_past_its_limit(past: int) -> None:
+    # Another tool's report names itself in 'report', quoted up to 60 characters; an incomplete run's error
+    # is quoted up to 300: a hand-made file's may be any length. At the limit whole; past it, one less
+    # and an ellipsis.
+    kind = "k" * (60 + past)
+    with pytest.raises(InputError) as info:
+        from_dict({"report": kind, "ragmon_version": "0.1.0", "complete": True}, "main.json")
+    quoted = str(info.value).split('"')[1]
+    assert (quoted.startswith("k" * 59), quoted == kind) == (True, not past)
+    error = "e" * (300 + past)
+    with pytest.raises(InputError) as info:
+        from_dict(json.loads(json_report.render_error(error)), "main.json")
+    shown = f"{'e' * 299}…" if past else error
+    assert str(info.value) == (f"main.json: the baseline run did not complete ({shown}), so it has no "
+                               f"figures to compare with")
+
+
+def test_a_report_from_before_report_format_is_read_as_format_1() -> None:
+    # Reports before the field had none: they are of the first layout, not refused as an unknown one.
+    doc = report_doc()
+    del doc["report_format"]
+    assert list(from_dict(doc, "main.json").examples) == ["a"]
+
+
+def test_the_first_scoring_rules_are_read() -> None:
+    # Rules are numbered from 1: 0 is refused (above), 1 is a baseline's rules like any other.
+    assert from_dict(report_doc(scoring_rules=1), "main.json").scoring_rules == 1
 
 
 def test_a_missing_baseline_file_is_named(tmp_path: Path) -> None:
@@ -289,9 +331,37 @@ def test_another_judge_threshold_or_k_is_not_comparable() -> None:
         check_comparable(baseline, {"name": "claude", "model": "claude-x", "temperature": None}, 5)
     with pytest.raises(InputError, match=r"judge prompt_version \(not set\) in the baseline, 3 in this run"):
         check_comparable(baseline, {"name": "lexical", "threshold": default, "prompt_version": 3}, 5)
+    # A setting is shown as written, not escaped: a model named in another script reads as itself.
+    with pytest.raises(InputError, match=r'judge model \(not set\) in the baseline, "modèle" in this run'):
+        check_comparable(baseline, {"name": "lexical", "threshold": default, "model": "modèle"}, 5)
 
 
 # --- comparing ------------------------------------------------------------------------------------
+
+
+def test_the_paired_changes_leave_out_an_example_one_run_alone_measured() -> None:
+    # a, b and c answer RETURNS in the baseline (groundedness 1). Now a still does (1 -> 1), b abstains (no
+    # groundedness: measured in the baseline alone) and c adds INVENTED (1 -> 1/2). The paired changes a
+    # --confidence drop gate resamples are a's and c's, 0 and -1/2; b is counted apart, not paired.
+    baseline = as_baseline(scored(example("a", RETURNS), example("b", RETURNS), example("c", RETURNS)))
+    report = scored(example("a", RETURNS), example("b", "I don't know."),
+                    example("c", f"{RETURNS} {INVENTED}"))
+    grounded = compare(baseline, report).metrics["groundedness"]
+    assert (grounded.differences, grounded.n, grounded.one_sided) == ((0.0, -0.5), 2, ((1, "the baseline"),))
+    assert (grounded.baseline, grounded.candidate, grounded.delta) == (1.0, 0.75, -0.25)
+
+
+def test_a_change_of_float_rounding_alone_is_0_not_minus_0() -> None:
+    # "a" makes three claims, INVENTED the only one its page lacks: hallucination_rate 1/3 now. A report
+    # that wrote it as 1 - groundedness holds 1 - 2/3 = 0.33333333333333337; the change, -5.6e-17, rounds
+    # to 0, which the reports print as "0", not "-0".
+    page = f"{RETURNS} {REFUNDS}"
+    report = scored(example("a", f"{RETURNS} {REFUNDS} {INVENTED}", page))
+    doc = json.loads(json_report.render(report, ()))
+    doc["results"][0]["metrics"]["hallucination_rate"] = 1 - 2 / 3
+    hallucination = compare(from_dict(doc, "main.json"), report).metrics["hallucination_rate"]
+    assert (hallucination.baseline, hallucination.candidate) == (1 - 2 / 3, 1 / 3)
+    assert f"{hallucination.delta:g}" == "0"
 
 
 def test_examples_are_compared_by_shared_id_only() -> None:
@@ -339,6 +409,24 @@ def test_worsened_follows_each_metrics_direction() -> None:
         ("e", 1.0, 0.0)]
 
 
+def test_a_newly_unsupported_answer_is_listed_after_the_drops_against_an_older_baseline() -> None:
+    # A report from before `abstained`: x1, x2 and y said "I don't know." then (no groundedness, nothing
+    # saying why), and each is compared only by what it claims now. x1 (RETURNS and INVENTED) and x2
+    # (INVENTED) make an unsupported claim: worse, after s, whose drop (1 -> 1/2) has a size, the worst
+    # first: x2 (groundedness 0, hallucination_rate 1) before x1 (1/2). y's one claim is supported: not worse.
+    declined = [example(example_id, "I don't know.") for example_id in ("x1", "x2", "y")]
+    doc = json.loads(json_report.render(scored(example("s", RETURNS), *declined), ()))
+    for result in doc["results"]:
+        del result["abstained"]
+    report = scored(example("s", f"{RETURNS} {INVENTED}"), example("x1", f"{RETURNS} {INVENTED}"),
+                    example("x2", INVENTED), example("y", RETURNS))
+    comparison = compare(from_dict(doc, "main.json"), report)
+    assert [(c.result.example.id, c.before, c.after) for c in comparison.regressed] == [
+        ("s", 1.0, 0.5), ("x2", None, 0.0), ("x1", None, 0.5)]
+    assert [(c.result.example.id, c.before, c.after) for c in comparison.worsened("hallucination_rate")] == [
+        ("s", 0.0, 0.5), ("x2", None, 1.0), ("x1", None, 0.5)]
+
+
 def test_whitespace_does_not_make_a_sentence_new() -> None:
     # This run's answer has the invented sentence with two spaces in it: the same sentence as before.
     before = BaselineExample({"groundedness": 1.0}, frozenset({INVENTED}))
@@ -363,6 +451,37 @@ def test_only_a_baseline_before_the_read_out_names_examples_it_moved() -> None:
         said = "1 of the 1 examples both runs have is scored otherwise by the new rules ('a')"
         assert any(said in caveat for caveat in comparison.caveats) is named
         assert comparison.metrics["groundedness"].delta == 1.0  # 0 -> 1 either way: the gate reads it
+
+
+def test_the_read_out_caveat_gives_the_rest_unchanged_and_is_left_out_if_nothing_moved() -> None:
+    # Against rules 14, "a" is scored otherwise by the read-out alone (as above: 0 -> 1) and "b" answered
+    # RETURNS then and now (1 -> 1): over b alone the gated groundedness is unchanged. With b alone, no
+    # example moved, and nothing is said.
+    doc = json.loads(json_report.render(scored(example("a", RETURNS), example("b", RETURNS)), ()))
+    doc["results"][0]["claims"][0].update(text=f"{RETURNS[:-1]} (doc-1).", supported=False)
+    doc["results"][0]["metrics"].update(groundedness=0.0, hallucination_rate=1.0)
+    baseline = from_dict({**doc, "scoring_rules": 14}, "main.json")
+    both = compare(baseline, scored(example("a", f"{RETURNS[:-1]} (doc-1)."), example("b", RETURNS)),
+                   gated=("groundedness",))
+    assert len(both.caveats) == 1
+    assert both.caveats[0].startswith("1 of the 2 examples both runs have is scored otherwise by the new "
+                                      "rules ('a'): ")
+    assert "; without them, groundedness unchanged (1 -> 1 over 1); refresh the baseline" in both.caveats[0]
+    assert compare(baseline, scored(example("b", RETURNS)), gated=("groundedness",)).caveats == ()
+
+
+def test_the_read_out_caveat_names_three_examples_and_counts_the_rest() -> None:
+    # Four examples each scored otherwise by the read-out alone (0 -> 1, as above): three are named, enough
+    # to find them in the report, and the count says how many.
+    ids = ("a", "b", "c", "d")
+    doc = json.loads(json_report.render(scored(*(example(example_id, RETURNS) for example_id in ids)), ()))
+    for result in doc["results"]:
+        result["claims"][0].update(text=f"{RETURNS[:-1]} (doc-1).", supported=False)
+        result["metrics"].update(groundedness=0.0, hallucination_rate=1.0)
+    report = scored(*(example(example_id, f"{RETURNS[:-1]} (doc-1).") for example_id in ids))
+    (caveat,) = compare(from_dict({**doc, "scoring_rules": 14}, "main.json"), report).caveats
+    assert caveat.startswith("4 of the 4 examples both runs have are scored otherwise by the new rules ('a', "
+                             "'b', 'c', ...): ")
 
 
 def test_a_citation_in_a_later_sentence_is_read_out_of_the_baseline_too() -> None:
