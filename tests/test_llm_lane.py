@@ -13,8 +13,9 @@ import os
 import re
 import socket
 import subprocess
+import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from ragmon.evaluation import example_claims
 from ragmon.judges.claude import ClaudeJudge, Usage
 from ragmon.llm_lane import ClaudeLane, LaneOutcome, add_arguments, lane_from_args
 from ragmon.model import Context, Example
+from ragmon.scoring import LaneRefusal
 
 
 @pytest.fixture
@@ -48,11 +50,17 @@ def example(i: int) -> Example:
 
 
 def make_lane(api: FakeAnthropic, *, per_minute: float = 1_000, usd_per_day: float = 100.0,
-              clock: ManualClock | None = None, **judge_options: Any) -> ClaudeLane:
+              clock: ManualClock | None = None, timer: Callable[[], float] = time.perf_counter,
+              **judge_options: Any) -> ClaudeLane:
     judge = ClaudeJudge(base_url=api.url, api_key="test-key", **{"max_tokens": 350, **judge_options})
     clock = clock or ManualClock()
     return ClaudeLane(judge, rate=0.5, concurrency=4, k=5, bucket=TokenBucket(per_minute, clock),
-                      budget=DailyBudget(usd_per_day, PRICES, day=lambda: 0), clock=clock)
+                      budget=DailyBudget(usd_per_day, PRICES, day=lambda: 0), timer=timer, clock=clock)
+
+
+def ticks(*seconds: float) -> Callable[[], float]:
+    """A timer reading `seconds` in turn: a call's duration worked out by hand."""
+    return iter(seconds).__next__
 
 
 async def run_all(lane: ClaudeLane, examples: list[Example], consumers: int = 4) -> list[LaneOutcome]:
@@ -180,6 +188,36 @@ async def test_the_per_minute_limit_counts_every_call_of_a_long_answer(fake_api:
     assert [o.outcome for o in outcomes] == ["ok", "throttled"]  # 3 - 2 leaves 1, short of b's 2
     assert fake_api.calls == 2
     assert outcomes[1].message == "example 'b': over --llm-max-per-minute (it needs 2 calls)"
+
+
+async def test_score_gives_the_calls_duration_or_the_lanes_refusal(fake_api: FakeAnthropic) -> None:
+    """What the sidecar exports of an example: an ok call's time in the judge (10 s to 12.5 s on the timer),
+    none for one needing no call (an answer that declines makes no claim), and a refusal as a LaneRefusal
+    with its outcome, never a result of nothing."""
+    fake_api.default = Reply(usage=(1_000, 100))
+    lane = make_lane(fake_api, timer=ticks(10.0, 12.5))
+    called = await lane.score(example(1))
+    assert (called.outcome, called.duration, called.cost_usd) == ("ok", 2.5, pytest.approx(0.0015))
+    declined = Example("declines", "What is fact 2?", (Context("d1", "Fact 2."),), "I don't know.")
+    free = await lane.score(declined)
+    assert (free.outcome, free.duration, free.cost_usd) == ("cached", 0.0, 0.0)
+    await lane.close()
+    broke = make_lane(fake_api, usd_per_day=0.0001)
+    with pytest.raises(LaneRefusal) as refused:
+        await broke.score(example(2))
+    refusal = refused.value
+    assert (refusal.outcome, refusal.cost_usd, refusal.duration) == ("over_budget", 0.0, None)
+    await broke.close()
+
+
+async def test_a_throttled_example_of_one_call_is_said_without_its_count(fake_api: FakeAnthropic) -> None:
+    """"(it needs N calls)" tells why an example of several calls found the minute short; of one, it says
+    nothing the limit does not."""
+    fake_api.default = Reply(usage=(1_000, 100))
+    lane = make_lane(fake_api, per_minute=1)
+    outcomes = await run_all(lane, [example(1), example(2)], consumers=1)
+    assert [o.outcome for o in outcomes] == ["ok", "throttled"]
+    assert outcomes[1].message == "example 'ex-2': over --llm-max-per-minute"
 
 
 async def test_an_answer_of_more_calls_than_a_minute_allows_runs_on_a_full_bucket_and_repays_them(
@@ -945,6 +983,16 @@ async def test_a_call_cancelled_as_the_sidecar_stops_counts_unbilled_with_an_out
     assert line == ("Claude judge error: example 'ex-1': call cancelled midway, ragmon stopping (its "
                     f"--drain-seconds passed); counted at the worst case of every attempt it may have made, "
                     f"${3 * worst:.4f}, never billed as far as ragmon knows")
+
+
+async def test_a_cancelled_call_is_told_with_its_time_in_the_judge(fake_api: FakeAnthropic) -> None:
+    """The call ran from 100 s to 100.25 s on the timer when the drain cancelled it: its duration, as any
+    other outcome's, is the time it spent in the judge."""
+    fake_api.default = Hang(30)
+    lane = make_lane(fake_api, max_retries=0, timer=ticks(100.0, 100.25))
+    (told,) = await hang_until_cancelled(lane, fake_api)
+    await lane.close()
+    assert (told.outcome, told.duration) == ("error", 0.25)
 
 
 @pytest.mark.parametrize(("sent", "billed"), [

@@ -30,7 +30,7 @@ async def test_a_retry_after_past_the_call_holds_the_lanes_next_calls(api: FakeA
     # No request: the API asked for 120 s and 119 have passed.
     assert api.calls == 1
     assert (held.outcome, held.result, held.cost_usd, held.duration) == ("rate_limited", None, 0.0, None)
-    assert "ex-2" in held.message and "asked to wait 120s" in held.message and "1s left" in held.message
+    assert "ex-2" in held.message and "asked to wait 120s before another request; 1s left" in held.message
     assert lane.budget.reserved == 0.0 and lane.budget.spent == 0.0
     clock.now += 1.0
     api.default = Reply(usage=(1_000, 100))
@@ -69,10 +69,24 @@ async def test_a_retry_after_of_days_holds_the_lane_ten_minutes_at_most(api: Fak
     lane = make_lane(api, clock=clock, timeout=1.0, max_retries=0)
     assert (await lane.judge_example(example(1))).outcome == "rate_limited"
     clock.now += 599.0
-    assert (await lane.judge_example(example(2))).outcome == "rate_limited" and api.calls == 1
+    held = await lane.judge_example(example(2))
+    assert held.outcome == "rate_limited" and api.calls == 1
+    assert "asked to wait more than a day before another request, held 600s at most; 1s left" in held.message
     clock.now += 1.0
     api.default = Reply(usage=(1_000, 100))
     assert (await lane.judge_example(example(3))).outcome == "ok" and api.calls == 2
+    await lane.close()
+
+
+async def test_a_retry_after_of_ten_minutes_is_held_whole(api: FakeAnthropic) -> None:
+    # The cap itself is no cut: the wait asked is kept, and the message says nothing of a cap.
+    api.enqueue(Fail(429, "rate_limit_error", {"retry-after": "600"}))
+    clock = ManualClock()
+    lane = make_lane(api, clock=clock, timeout=1.0, max_retries=0)
+    assert (await lane.judge_example(example(1))).outcome == "rate_limited"
+    clock.now += 599.0
+    held = await lane.judge_example(example(2))
+    assert "asked to wait 600s before another request; 1s left" in held.message
     await lane.close()
 
 
