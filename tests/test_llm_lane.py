@@ -130,6 +130,26 @@ def attempt_cost(lane: ClaudeLane, item: Example) -> float:
     return PRICES.cost(bound.input_tokens, bound.output_tokens)
 
 
+async def test_a_failure_past_the_judges_own_charges_the_whole_reservation_and_is_raised(
+        fake_api: FakeAnthropic, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug after the call was let go: what it billed is unknown, so every attempt the reservation allowed
+    for is charged, and nothing stays reserved to turn later examples away as over_budget."""
+    lane = make_lane(fake_api, max_retries=2)
+    bound = lane.claude.request_bound(example(1), example_claims(example(1)))
+    assert bound is not None and bound.attempts == 3
+
+    async def failing(item: Example, claims: Any, *, admit: Callable[..., None]) -> Any:
+        admit(bound)
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(lane.claude, "ajudge_with_usage", failing)
+    with pytest.raises(RuntimeError, match="a bug"):
+        await lane.judge_example(example(1))
+    assert lane.budget.reserved == 0.0
+    assert lane.budget.spent == pytest.approx(3 * attempt_cost(lane, example(1)))
+    await lane.close()
+
+
 async def test_every_timed_out_attempt_the_sdk_retried_is_counted(fake_api: FakeAnthropic) -> None:
     """The SDK retries a timed-out attempt; each may have run to completion and been billed, and the API
     bills each on its own, so the budget reserves and settles all of them, never only the last."""

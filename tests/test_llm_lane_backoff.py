@@ -121,6 +121,21 @@ async def test_refusals_asking_no_wait_back_off_longer_each_time_in_a_row(api: F
     await lane.close()
 
 
+async def test_the_backoff_stops_doubling_at_a_minute(api: FakeAnthropic) -> None:
+    # Every call refused with no wait asked: held 1, 2, 4, 8, 16 and 32 s, then a minute, the span the API's
+    # limits are measured over, not 64 s.
+    api.default = Fail(529, "overloaded_error")
+    clock = ManualClock()
+    lane = make_lane(api, clock=clock, timeout=1.0, max_retries=0)
+    for number, wait in enumerate((1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0), start=1):
+        assert (await lane.judge_example(example(number))).outcome == "rate_limited" and api.calls == number
+        clock.now += wait - 0.5
+        held = await lane.judge_example(example(100 + number))
+        assert api.calls == number and held.message.endswith(f"backing off {wait:g}s; 1s left")
+        clock.now += 0.5
+    await lane.close()
+
+
 @pytest.mark.parametrize("between", [Fail(500, "api_error"), Hang(5.0)], ids=["500", "timeout"])
 async def test_an_error_between_refusals_does_not_restart_the_backoff(api: FakeAnthropic,
                                                                        between: Action) -> None:
