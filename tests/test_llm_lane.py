@@ -1015,12 +1015,14 @@ async def test_a_cancelled_call_is_told_with_its_time_in_the_judge(fake_api: Fak
     assert (told.outcome, told.duration) == ("error", 0.25)
 
 
-@pytest.mark.parametrize(("sent", "billed"), [
-    (Usage(unanswered=1), 0.0),
-    (Usage(1_000, 100, calls=1, unanswered=1), 0.0015),  # 1,000 in at $1/M + 100 out at $5/M
+@pytest.mark.parametrize(("sent", "billed", "said"), [
+    (Usage(unanswered=1), 0.0, ""),
+    # 1,000 in at $1/M + 100 out at $5/M
+    (Usage(1_000, 100, calls=1, unanswered=1), 0.0015, " (besides $0.0015 its 1 earlier reply billed)"),
 ], ids=["one-attempt-in-flight", "a-reply-billed-then-one-in-flight"])
 async def test_a_cancelled_call_counts_only_the_attempts_the_judge_says_it_sent(
-        fake_api: FakeAnthropic, monkeypatch: pytest.MonkeyPatch, sent: Usage, billed: float) -> None:
+        fake_api: FakeAnthropic, monkeypatch: pytest.MonkeyPatch, sent: Usage, billed: float,
+        said: str) -> None:
     """The judge counts the attempts it sent (`Usage.unanswered`); on a cancellation it may say so as the
     CancelledError's `usage`. One attempt hanging of three allowed: that attempt's worst case, not the
     reservation's three, and only that unbilled; a reply billed before counts as billed. (A call that
@@ -1034,6 +1036,9 @@ async def test_a_cancelled_call_counts_only_the_attempts_the_judge_says_it_sent(
     cost = billed + sent.unanswered * worst
     assert told.cost_usd == pytest.approx(cost) and lane.budget.spent == pytest.approx(cost)
     assert lane.budget.carried == pytest.approx(sent.unanswered * worst) and lane.budget.reserved == 0.0
+    assert told.message == ("example 'ex-1': call cancelled midway, ragmon stopping (its --drain-seconds "
+                            f"passed); counted at the worst case of the 1 attempt it sent with no reply, "
+                            f"${worst:.4f}, never billed as far as ragmon knows{said}")
 
 
 async def test_a_call_cut_off_in_its_first_attempt_is_charged_that_attempt_alone(
