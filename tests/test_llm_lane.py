@@ -166,6 +166,8 @@ async def test_every_timed_out_attempt_the_sdk_retried_is_counted(fake_api: Fake
     (outcome,) = await run_all(lane, [example(1)])
     assert outcome.outcome == "timeout" and fake_api.calls == 3
     assert outcome.cost_usd == pytest.approx(3 * worst) and lane.budget.spent == pytest.approx(3 * worst)
+    # Counted at their worst case, and not said apart as never billed, as calls cut off by a stop are.
+    assert lane.budget.carried == 0.0
     assert lane.budget.reserved == 0.0
 
 
