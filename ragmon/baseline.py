@@ -297,8 +297,9 @@ def from_dict(doc: Any, source: str) -> Baseline:
     """A parsed report; `source` names it in errors."""
     kind = doc.get("report") if isinstance(doc, dict) else None
     if isinstance(kind, str):  # ragmon calibrate's names itself so; a replay report has no such field
-        raise InputError(f"the baseline is the report of {json.dumps(_clipped(kind, 60))} (its field "
-                         f"'report'), not of a replay: {WRITTEN_BY}", source=source)
+        named = json.dumps(_clipped(kind, 60), ensure_ascii=False)  # made printable where it is shown
+        raise InputError(f"the baseline is the report of {named} (its field 'report'), not of a replay: "
+                         f"{WRITTEN_BY}", source=source)
     if not isinstance(doc, dict) or "ragmon_version" not in doc:
         raise InputError(f"the baseline is not a ragmon report (no 'ragmon_version'): {WRITTEN_BY}",
                          source=source)
