@@ -160,6 +160,25 @@ def test_a_reply_saying_anything_besides_its_tool_call_is_an_error(fake_api: Fak
     assert fake_api.calls == 2
 
 
+CALLS = {
+    "two calls, the first supporting all": ([call(ALL_SUPPORTED), call(NONE_SUPPORTED)], 2),
+    "reasoning and no call": ([{"type": "thinking", "thinking": "Both supported.", "signature": "sig"}], 0),
+}
+
+
+@pytest.mark.parametrize(("blocks", "count"), CALLS.values(), ids=CALLS.keys())
+def test_a_reply_without_exactly_one_tool_call_is_an_error(fake_api: FakeAnthropic,
+                                                          blocks: list[dict[str, Any]], count: int) -> None:
+    """Two record_verdicts calls may say opposite things (the API makes one when asked, as the judge asks):
+    which one the model meant cannot be told, so neither is read, and a reply with none has no verdict."""
+    fake_api.enqueue(Content(blocks, "tool_use"))
+    with pytest.raises(ClaudeJudgeError) as caught:
+        make_judge(fake_api).judge(example("calls"), (PARIS, HEIGHT))
+    said = f"expected one record_verdicts tool call, got {count}"
+    assert str(caught.value) == f"example 'calls': Claude judge: {said}"
+    assert caught.value.usage == Usage(100, 10, 1)
+
+
 def test_thinking_and_blank_text_beside_the_tool_call_say_no_verdict(fake_api: FakeAnthropic) -> None:
     """The model's reasoning is no verdict, nor is an empty text block: the call is read."""
     blocks = [{"type": "thinking", "thinking": "Claim 2 is unsupported.", "signature": "sig"},
