@@ -166,6 +166,24 @@ def test_copies_of_200_characters_in_order_of_claims_differing_at_the_200th_are_
     assert [(v.claim.text, v.supported) for v in verdicts] == [(card, True), (cash, False)]
 
 
+def test_a_copy_ending_in_an_accents_letter_two_claims_differ_by_is_refused(fake_api: FakeAnthropic) -> None:
+    """The claims differ at one letter's accent ("café", "cafè"); each verdict copies their beginning up to
+    that letter, cut from its accent ("cafe"), as a copy's last character may be. Such a copy reads as
+    either claim, so its place cannot be trusted: verdicts given in swapped order are refused, not taken
+    with the claim in cash supported by d1."""
+    tail = "refunds for returned goods are paid out at the {} at the corner within five working days."
+    card, cash = PREFIX + tail.format("caf\u00e9"), PREFIX + tail.format("caf\u00e8")
+    copy = PREFIX + "refunds for returned goods are paid out at the cafe"
+    assert len(card) > 200 and len(copy) < 200
+    example, claims = two_claims(card, cash)
+    fake_api.enqueue(ToolInput({"verdicts": [
+        {"claim": copy, "supported": False, "supporting_ids": [], "reason": "not in d1"},
+        {"claim": copy, "supported": True, "supporting_ids": ["d1"], "reason": "stated in d1"}]}))
+    refused = r"verdicts\[0\] copies .*, which begins other claims sent too"
+    with pytest.raises(ClaudeJudgeError, match=refused):
+        make_judge(fake_api).judge(example, claims)
+
+
 def test_claims_alike_in_all_the_tool_asks_to_copy_are_told_apart_by_place(fake_api: FakeAnthropic) -> None:
     """Claims whose first 200 characters are the same, copied back as the tool asks (the fake cuts each at
     200): no copy could say which is which, so each verdict is its place's. Refused, such an answer would
