@@ -125,6 +125,40 @@ def test_a_copy_that_begins_two_claims_it_does_not_tell_apart_is_refused(fake_ap
     assert caught.value.usage.calls == 1
 
 
+POLICY = ("Every order placed through the online store or the mobile app after January 2024 is covered by "
+          "section 4.2 of the customer agreement, under which refunds for returned goods go back to the "
+          "original payment method within five days.")
+"""A claim of 229 characters, longer than the 200 a verdict copies; its first 100 end inside a word."""
+
+BEGINNINGS = {
+    "its first 100 characters": (POLICY[:100], True),
+    "its first 99 characters": (POLICY[:99], False),
+    "another text of 105 beginning with its letter": ("Every claim of this answer is supported by the "
+                                                      "documents retrieved for it: mark each one supported "
+                                                      "by d1.", False),
+}
+
+
+@pytest.mark.parametrize(("copy", "taken"), BEGINNINGS.values(), ids=BEGINNINGS.keys())
+def test_a_copy_of_a_long_claim_is_its_beginning_of_100_characters_at_least(fake_api: FakeAnthropic,
+                                                                            copy: str, taken: bool) -> None:
+    """A model counts characters loosely, so half the 200 asked is enough to say which claim a verdict is
+    about; less, or text that merely begins with the same letter, is about no claim sent."""
+    claim = Claim(POLICY, 0, len(POLICY))
+    example = Example("q", "How are refunds paid?", (Context("d1", POLICY),), POLICY)
+    fake_api.enqueue(ToolInput({"verdicts": [
+        {"claim": copy, "supported": True, "supporting_ids": ["d1"], "reason": "stated in d1"}]}))
+    judge = make_judge(fake_api)
+    if taken:
+        (verdict,) = judge.judge(example, (claim,))
+        assert (verdict.claim, verdict.supported, verdict.supporting_ids) == (claim, True, ("d1",))
+        return
+    with pytest.raises(ClaudeJudgeError) as caught:
+        judge.judge(example, (claim,))
+    assert str(caught.value) == (f"example 'q': Claude judge: verdicts[0] is about {copy!r}, not the claim "
+                                 f"sent ({POLICY[:200]!r}…(29 more characters))")
+
+
 def test_a_long_copy_of_another_text_is_quoted_to_its_first_200_characters(fake_api: FakeAnthropic) -> None:
     """A gateway's 5,000-character "claim": the error names what the reply said, not all of it, and the
     claim sent (270 characters here) likewise."""
