@@ -260,6 +260,24 @@ def test_malformed_replies_fail_closed(fake_api: FakeAnthropic, reply: Any) -> N
     assert fake_api.calls == 2
 
 
+SAID_OF_MALFORMED = {
+    # Raising max_tokens is what helps here, so the message names it: read as any other stop reason, it
+    # did not.
+    "cut at max_tokens": (Content([_ALL_SUPPORTED], "max_tokens"), "reply cut off at max_tokens=2048"),
+    "a reason that is a number": (ToolInput({"verdicts": [_verdict(PARIS, reason=42), _verdict(HEIGHT),
+                                                          _verdict(ROME)]}),
+                                  "verdicts[0].reason is not a string"),
+}
+
+
+@pytest.mark.parametrize(("reply", "said"), SAID_OF_MALFORMED.values(), ids=SAID_OF_MALFORMED.keys())
+def test_a_malformed_reply_says_what_is_wrong_with_it(fake_api: FakeAnthropic, reply: Any, said: str) -> None:
+    fake_api.enqueue(reply)
+    with pytest.raises(ClaudeJudgeError) as caught:
+        make_judge(fake_api).judge(EXAMPLE, CLAIMS)
+    assert str(caught.value) == f"example 'ex-1': Claude judge: {said}"
+
+
 def _message(**fields: Any) -> str:
     base = {"id": "msg_raw", "type": "message", "role": "assistant", "model": "m", "stop_reason": "tool_use",
             "stop_sequence": None, "content": [_ALL_SUPPORTED],
