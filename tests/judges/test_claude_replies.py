@@ -173,6 +173,21 @@ def test_a_long_copy_of_another_text_is_quoted_to_its_first_200_characters(fake_
                                  + "'…(70 more characters))")
 
 
+def test_the_first_verdicts_copy_is_read_against_every_other_claim_of_its_call(
+        fake_api: FakeAnthropic) -> None:
+    """Three claims, the first two alike in their first 144 characters: the first verdict's copy of 120 of
+    them could be of the second claim as well, the third one aside."""
+    example, (card, cash) = two_claims(CARD, CASH)
+    paris = Claim(PARIS.text, cash.end + 1, cash.end + 1 + len(PARIS.text))
+    fake_api.enqueue(ToolInput({"verdicts": [
+        {"claim": PREFIX[:120], "supported": True, "supporting_ids": ["d1"], "reason": "stated in d1"},
+        {"claim": CASH, "supported": False, "supporting_ids": [], "reason": "not in d1"},
+        {"claim": PARIS.text, "supported": False, "supporting_ids": [], "reason": "not in d1"}]}))
+    refused = r"verdicts\[0\] copies .*, which begins other claims sent too"
+    with pytest.raises(ClaudeJudgeError, match=refused):
+        make_judge(fake_api).judge(example, (card, cash, paris))
+
+
 def test_copies_of_200_characters_in_swapped_order_of_claims_differing_at_the_200th_are_refused(
         fake_api: FakeAnthropic) -> None:
     """Claims alike in their first 199 characters, apart from the 200th: a copy of 200 tells them apart. The
