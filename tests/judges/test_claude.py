@@ -1120,6 +1120,16 @@ def test_a_smaller_max_tokens_makes_calls_of_fewer_claims(fake_api: FakeAnthropi
     assert usage.output_tokens == 2 * 681
 
 
+def test_verdicts_filling_max_tokens_exactly_go_in_one_call(fake_api: FakeAnthropic) -> None:
+    """Claims of 200 characters take 50 + 200 / 4 = 100 tokens a verdict: at max_tokens=400 four fill a call
+    exactly, so eight go in two calls of four, not three."""
+    texts = [f"Claim {i}: the tower is in Paris".ljust(199, ".") + "!" for i in range(8)]
+    claims = tuple(Claim(text, 201 * i, 201 * i + 200) for i, text in enumerate(texts))
+    verdicts, usage = make_judge(fake_api, max_tokens=400).judge_with_usage(EXAMPLE, claims)
+    assert all(v.supported for v in verdicts)
+    assert [len(claims_of(body)) for body in fake_api.requests] == [4, 4] and usage.calls == 2
+
+
 def test_claims_in_chinese_go_in_calls_their_verdicts_fit(fake_api: FakeAnthropic) -> None:
     """Twenty claims of 100 characters, "Paris" and 95 Chinese characters (2,000 in all, within one call's
     4,000): the twenty had gone in one call, and the fake, writing each Chinese character as a 6-character
