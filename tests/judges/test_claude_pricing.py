@@ -118,6 +118,17 @@ async def test_the_daily_budget_spends_what_cache_and_us_only_inference_bill(fak
 UNPRICED = {"a geography ragmon has no price for": {"inference_geo": "eu"},
             "fast mode, priced by model": {"speed": "fast"}}
 
+@pytest.mark.parametrize("usage", UNPRICED.values(), ids=UNPRICED.keys())
+def test_a_reply_at_a_price_ragmon_does_not_know_is_told_in_its_usage(fake_api: FakeAnthropic,
+                                                                     usage: dict[str, Any]) -> None:
+    """What `judge_with_usage` gives a program: the tokens at the base prices, one reply, and that reply
+    both unpriced and one more attempt whose bill is unknown."""
+    fake_api.enqueue(reply(usage))
+    (verdict,), billed = make_judge(fake_api).judge_with_usage(example(1), example_claims(example(1)))
+    assert verdict.supported
+    assert billed == Usage(1_000, 100, calls=1, unanswered=1, unpriced=1)
+
+
 FAST = 6
 """Fast mode's multiple of the standard prices on Opus 4.6: $30 / $150 per million tokens against $5 / $25
 (https://platform.claude.com/docs/en/build-with-claude/fast-mode); other models have other multiples."""
