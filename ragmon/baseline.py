@@ -574,8 +574,8 @@ def _rescored(result: ExampleResult, before: BaselineExample) -> bool:
 def _read_out(texts: Iterable[str], example: Example) -> tuple[str, ...]:
     """Claims of the baseline as this build reads them: without their citations of this run's retrieved
     ids (the baseline records no ids of its own), a claim of nothing but citations gone. Each claim spans
-    its own text of the joined answer: `read_out` reads only the claims a citation is written in, and
-    every claim spanning the first one's text, a citation in a later sentence stayed in it."""
+    its own text of the joined answer, since `read_out` reads only the claims a citation is written in:
+    claims all spanning the answer's first characters kept a later sentence's citations."""
     texts = tuple(texts)
     claims, start = [], 0
     for text in texts:

@@ -33,8 +33,8 @@ _OPENING = re.compile(r"\s*(?:\{|```)")
 """How a structured answer opens: tested before anything is parsed, as nearly every answer is prose."""
 _LABEL = re.compile(r"[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*")
 """A schema's enum or tag value (`"high"`, `"en"`, `"fact-check"`, `"billing_question"`): one lower-case
-word, no claim a passage could support. Judged, each was a one-word claim, unsupported unless a retrieved
-passage happened to hold the word. A capitalised word (a name, `"Warranty"`) is kept."""
+word, no claim a passage could support. Judged, such a word was a claim of its own, unsupported unless a
+retrieved passage happened to hold it. A capitalised word (a name, `"Warranty"`) is kept."""
 _CITATION_KEY = re.compile(rf'"(?:{"|".join(sorted(CITATION_KEYS))})"\s*:', re.IGNORECASE)
 """A citation key as JSON text writes it."""
 
