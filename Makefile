@@ -64,7 +64,7 @@ lint: $(VENV)/.test
 # third of the suite's time is waiting (sidecars' quiet periods, Prometheus' first scrape, subprocesses),
 # so with two the cores sat idle a third of it (8 m 35 s, user + sys 11 m 09 s); with three, 6 m 15 s.
 test: $(VENV)/.test debian-packages $(GRAFANA_SCHEMAS:package-lock.json=node_modules/.package-lock.json) lint
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 3 --dist loadfile --no-loadscope-reorder
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 3 --dist loadfile
 
 bench: $(VENV)/.runtime
 	$(BIN)/python benchmarks/replay.py
