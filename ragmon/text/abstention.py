@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ragmon.text import european, european_courtesy
 from ragmon.text.cache import wide
+from ragmon.text.deferred import deferred
 from ragmon.text.terms import normalise, opposite, profile
 
 SOURCE_NOUN = r"(?:context|contexts|document|documents|documentation|passage|passages|source|sources|text|" \
@@ -85,13 +86,13 @@ _CUES = (
     r"\b(?:falls|is|lies) outside (?:of )?(?:what|the scope of) (?:the )?(?:" + SOURCE_ADJECTIVE + " )?"
     + SOURCE_NOUN + r"\b",
 )
-_ABSTENTION = re.compile(r"(?=\w)(?:" + "|".join(_CUES) + ")")
+_ABSTENTION = deferred(r"(?=\w)(?:" + "|".join(_CUES) + ")")
 """Every cue opens on a word's first letter (a new one must too, or it never matches), so the lookahead before
 them all rejects every word's end in one test: without it each word's end, past the shared word boundary,
 tried all 24 cues (a cued sentence's search 7.0 -> 5.1 us, 0.6% of the scoring's instructions)."""
 
 
-_NO = re.compile(r"no(?:t|\b)")
+_NO = deferred(r"no(?:t|\b)")
 
 
 def _cued(low: str) -> bool:
@@ -112,7 +113,7 @@ _LONGEST_PLACEHOLDER = max(map(len, _PLACEHOLDERS)) + 6
 """A placeholder with a few spaces and dots around it: longer sentences skip the strip (most reach it)."""
 
 
-_NOT_AVAILABLE = re.compile(
+_NOT_AVAILABLE = deferred(
     r"\W*(?:(?:unfortunately|sorry|i'm sorry|i am sorry)\W+)?(?:(?:that|this|such|the requested) "
     r"(?:information|info|data|details?) (?:is not|isn't|are not|aren't|was not|wasn't) "
     r"(?:available|known|something i have)|[^\W\d_][^\d.,;:!?]{0,40}? (?:is not|isn't|are not|aren't) "
@@ -123,7 +124,7 @@ damage that isn't covered is a warranty's fact.
 Matched from the sentence's start, apart from the cues searched for anywhere: as one of them, its anchor
 made the search four times slower."""
 
-_THEY_SAY_NOTHING = re.compile(
+_THEY_SAY_NOTHING = deferred(
     r"\W*the (?:" + SOURCE_ADJECTIVE + " " + SOURCE_NOUN + r"|contexts?)\b[^.!?]*?\b(?:they|it) "
     + _SAY_NOTHING)
 """A sentence that opens with the source the answer was given and later says "they" or "it" say nothing ("The
@@ -133,7 +134,7 @@ only, apart from the cues, as `_NOT_AVAILABLE` is: searched for from each source
 the rest of the sentence each time, and as one of the cues it made their search several times slower."""
 
 
-_NO_DOCUMENT = re.compile(
+_NO_DOCUMENT = deferred(
     r"\W*(?:(?:unfortunately|sorry|i'm sorry|i am sorry|however)\W+)?(?:neither (?:of the (?:"
     + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + r"|(?:" + SOURCE_ADJECTIVE + r" )?(?:document|source))|no (?:"
     + SOURCE_ADJECTIVE + r" )?(?:documents?|sources?))(?: " + SOURCE_ADJECTIVE + r")? (?:mentions?|says?|"
@@ -145,7 +146,7 @@ that returns no results indicates ...", "No text says the deadline is 30 days." 
 the return trip after 6 pm." state facts, and so does a comparison with a figure ("No document mentions a
 fee higher than 15 EUR.")."""
 
-_NOT_THERE = re.compile(r"\W*not (?:mentioned|specified|stated|provided|covered|addressed|included|found) "
+_NOT_THERE = deferred(r"\W*not (?:mentioned|specified|stated|provided|covered|addressed|included|found) "
                         r"(?:in|by) the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b")
 """A sentence that is only a refusal's verb phrase: "Not mentioned in the context." Matched from the start
 apart from the cues: as one of them, its `^` cost the cues' search the scan for where a cue can start,
@@ -159,7 +160,7 @@ def _declines(low: str) -> bool:
             or _NOT_THERE.match(low) is not None or _NO_DOCUMENT.match(low) is not None)
 
 
-_CJK_DECLINES = re.compile(
+_CJK_DECLINES = deferred(
     "|".join((
         r"(?:无法|無法|不能|没办法|沒辦法)(?:[^。！？!?,，]{0,24}?)(?:回答|确定|確定|判断|判斷|找到|提供|答复|答覆)",
         r"(?:不知道|不清楚|不确定|不確定)", r"(?:信息|资料|資訊|資料)(?:不足|有限)",
@@ -181,18 +182,18 @@ refusing: the answerer ("我", not "我们", the company) or the documents (`_CJ
 apology a refusal opens with; without one it states a fact: "如果系统无法确定收货地址，订单将被取消" (if
 the system cannot determine the address...), "订单信息不足的退货申请将被驳回" (returns with too little
 information are refused), "チャットではお答えできません" (this cannot be answered by chat)."""
-_CJK_REFUSER = re.compile(
+_CJK_REFUSER = deferred(
     r"我(?![们們])|本助手|资料|資料|文档|文檔|文件|上下文|知识库|知識庫|提供的信息|提供的資訊|现有信息|現有資訊"
     r"|抱歉|對不起|对不起|遗憾|遺憾|申し訳|恐れ入り|すみません|提供された|いただいた(?:情報|資料)"
     r"|(?:情報|資料|ドキュメント|文書)(?:に|で|の中|には|では)|(?:この|その)ご?質問|该问题|這個問題|这个问题|此问题|您的问题|您的問題")
-_CJK_REFUSAL = re.compile(
+_CJK_REFUSAL = deferred(
     r"[\W_]*+(?:(?:很)?抱歉|對不起|对不起)?[\W_]*+(?:(?:目前)?(?:没有|沒有|暂无|暫無)(?:相关|相關)的?"
     r"(?:信息|资料|資訊|資料)|(?:よく|はっきり(?:とは)?)?(?:わかり|分かり)(?:ません|かねます)|確か(?:では|じゃ)ありません|お答え(?:できません|いたしかねます))[\W_]*")
 """Refusals whole in themselves: "没有相关信息。" (no relevant information), "わかりません。", "よくわかりま
 せん。" (I don't really know), "確かではありません。" (I am not sure), "お答えできません。". The runs of marks
 are possessive: two greedy ones around an optional group had "📚" and 100,000 variation selectors take
 minutes (benchmarks/text_worst_case.py)."""
-_CJK_CONTRAST = re.compile(r"但|不过|不過|然而|ただし|しかし|ですが|けれど")
+_CJK_CONTRAST = deferred(r"但|不过|不過|然而|ただし|しかし|ですが|けれど")
 """Where a Chinese or Japanese refusal goes on to assert something ("..., but ..."): a claim."""
 
 
@@ -332,7 +333,7 @@ _FIGURE_LIST = (r"\d(?<![\d.,]\d)(?<!\d, \d)\d*+(?:\.\d+)?+(?:, \d+(?:\.\d+)?+)+
 """A list of figures ending with "and" or "or" ("1, 2 or 3", "30, 60, or 90", "1, 2 oder 3"), matched from
 its first figure only (no digit, or a figure and a comma, before it): tried again from each figure, a
 refusal listing 20,000 with no "or" after them was read in quadratic time."""
-_CLAUSE_BREAK = re.compile(
+_CLAUSE_BREAK = deferred(
     r"(?P<list>" + _FIGURE_LIST + r")|(?<!\d),|,(?!\d| \d{4}(?!\d))|[;:，、；：]|\s[-—–]\s|[—–]")
 """Where a comma, a semicolon, a colon or a dash starts a clause: a guess needs no contrast word to follow a
 refusal ("I don't know, maybe 90 days.", "No tengo información; normalmente son 2 semanas."). Not a comma
@@ -359,7 +360,7 @@ def _clauses(low: str) -> list[str]:
     return parts
 
 
-_GUESS = re.compile(
+_GUESS = deferred(
     r"\b(?:i think|i believe|i guess|i(?:'d| would) (?:guess|say)|i suspect|i assume|my (?:best )?guess|"
     r"probably|maybe|perhaps|likely|possibly|presumably|typically|usually|generally|normally|around|"
     r"roughly|approximately|wahrscheinlich|vermutlich|vielleicht|normalerweise|meistens|ungefähr|etwa|wohl|"
@@ -427,7 +428,7 @@ leave it out ("the documents don't mention 2024", "the documents say nothing abo
 90 days", "specify", "have", "refer to") they state the figure, a claim a context must hold."""
 _LABELLED = r"(?:sections?|pages?)(?: [0-9]+(?:(?:,? (?:and|or|to) |, |[-–])[0-9]+)*+)?"
 """A part of the sources with its numbers ("pages 3 and 4", "section 5"), which name it, not a figure."""
-_ABOUT_THE_REFUSAL = re.compile(
+_ABOUT_THE_REFUSAL = deferred(
     r"[\W_]*(?:(?:whether|if|what|who|whom|whose|how|when|where|why|because|than|unless"
     r"|(?:as|since)(?= (?:the|these|those|this|it|its|i|i'm|we|they|there|my|our|your|their|no|none|nothing)"
     r"\b))\b"
@@ -452,7 +453,7 @@ stands for ("... in the documents, which only cover 2023.", "..., which dates fr
 ("I'm not sure, which of the 2 plans do you mean?")."""
 
 
-_CJK_REFERRAL = re.compile(r"联系|聯繫|联络|聯絡|咨询|諮詢|问询|問い合わせ|ご連絡|ご相談")
+_CJK_REFERRAL = deferred(r"联系|聯繫|联络|聯絡|咨询|諮詢|问询|問い合わせ|ご連絡|ご相談")
 """The verbs of a pointer to someone to ask in Chinese and Japanese, as `_REFERRAL_TERMS` are English's."""
 
 
@@ -492,16 +493,16 @@ def _says_beside(part: str) -> bool:
 
 
 _CONTRAST_WORDS = ("but", "however", "though", "whereas", "nevertheless")  # "though" finds "although"
-_CONTRAST = re.compile(r"(?:[,;]|(?<![\s,;]))\s*+\b(?:but|however|although|though|whereas|nevertheless)\b")
+_CONTRAST = deferred(r"(?:[,;]|(?<![\s,;]))\s*+\b(?:but|however|although|though|whereas|nevertheless)\b")
 """A contrast, with the comma or semicolon and the spaces before it. A match opens at a run of spaces' first
 only: tried from each of them, a run read again from each, 16,000 spaces before a refusal's "but" took 9 s."""
 _BESIDE_MARKS = (*_CONTRAST_WORDS, ";", "only that")
-_BESIDE = re.compile(_CONTRAST.pattern + r"|;|,\s*only that\b")
+_BESIDE = deferred(_CONTRAST.pattern + r"|;|,\s*only that\b")
 """What sets a part of a sentence apart from a refusal: a contrast, a semicolon ("The documents don't
 mention shipping; refunds take 5 days."), or ", only that" ("The context doesn't say what shipping
 costs, only that orders over $50 ship free."): read whole, each such answer abstained, and what it
 asserted after the refusal was never checked."""
-_CONCEDED = re.compile(r"\W*(?:while|although|though|whereas|even though)\b([^,;]+)[,;]")
+_CONCEDED = deferred(r"\W*(?:while|although|though|whereas|even though)\b([^,;]+)[,;]")
 """A clause opening the sentence, up to its comma, that concedes what the main clause goes on from."""
 
 
@@ -534,13 +535,13 @@ def _asserts_beside(low: str) -> bool:
     return False
 
 
-_SEARCHED_ALONE = re.compile(r"\W*" + _SEARCHED + r"\W*")
+_SEARCHED_ALONE = deferred(r"\W*" + _SEARCHED + r"\W*")
 """A part of a refusal saying only where the answerer looked ("I checked the documents, but ..."): no
 assertion beside it, nor is what it then says they leave out (`_THEY_DECLINED`)."""
-_SEARCHED_SOMEWHERE = re.compile(r"\b" + _SEARCHED + r"\b")
+_SEARCHED_SOMEWHERE = deferred(r"\b" + _SEARCHED + r"\b")
 _SEARCH_WORDS = ("checked", "searched", "reviewed", "read", "looked", "went through")
 """A word `_SEARCHED` holds: a sentence with none is spared its pattern."""
-_THEY_DECLINED = re.compile(r"\W*" + _THEY_DECLINE)
+_THEY_DECLINED = deferred(r"\W*" + _THEY_DECLINE)
 
 
 _MORE = r"if you (?:have (?:any )?(?:other |more |further |additional )?questions?|need anything else|" \
@@ -583,7 +584,7 @@ _FILLER_PHRASE = (
 )
 _ALL_FILLER_PHRASES = (*_FILLER_PHRASE, *european.FILLER_PHRASES)
 _FILLER_PART = "(?:" + "|".join(_ALL_FILLER_PHRASES) + ")"
-_FILLER = re.compile(r"[\W_]*" + _FILLER_PART + r"(?:[\W_]+" + _FILLER_PART + r")*[\W_]*")
+_FILLER = deferred(r"[\W_]*" + _FILLER_PART + r"(?:[\W_]+" + _FILLER_PART + r")*[\W_]*")
 """Acknowledgements, greetings, thanks, apologies, offers of more help, pointers to the documentation as a
 whole ("Please refer to the documentation for more details.") and an app's note that AI wrote the answer
 ("This answer was generated by AI."), alone or strung together ("Sure, happy to
@@ -615,7 +616,7 @@ _CJK_FILLER_PHRASE = (
 )
 _CJK_FILLER_GAP = r"[\s!?.,~…！？。，、～]*"
 _CJK_FILLER_PART = "(?:" + "|".join(_CJK_FILLER_PHRASE) + ")"
-_CJK_FILLER = re.compile(_CJK_FILLER_GAP + _CJK_FILLER_PART
+_CJK_FILLER = deferred(_CJK_FILLER_GAP + _CJK_FILLER_PART
                          + "(?:" + _CJK_FILLER_GAP + _CJK_FILLER_PART + ")*" + _CJK_FILLER_GAP)
 """Chinese and Japanese filler, the greetings, thanks and closings those answers open and end with:
 "您好！", "希望对您有帮助！", "如有其他问题，请随时联系我们。", "ご質問ありがとうございます。",
@@ -624,7 +625,7 @@ _LONGEST_FILLER = 80
 """Longer sentences skip the phrase check: the longest single phrase above, with its period, has 79
 characters ("If you need any additional clarification, please reach out to our support team.")."""
 
-_ASKS_THE_USER = re.compile(
+_ASKS_THE_USER = deferred(
     r"[\W_]*+(?:((?:please |just )?let me know (?:if|whether)|"
     r"if you(?:['’]d| would)? (?:like|want|prefer|wish)\b[^,.;:!?]{0,60}, ?i(?: can| could|['’]ll| will|"
     r"(?:['’]d| would) be (?:happy|glad)|(?:['’]m| am) (?:happy|glad))\b(?!['’]t| not))|"
@@ -639,7 +640,7 @@ for granted, is read as a claim (`takes_for_granted`). The group holds the offer
 that are no question; an offer is one the assistant makes ("I can"), not one the user has ("If you want a
 refund, you can return it" is a claim). What precedes the words is taken whole (`*+`): given back a
 character at a time, 100,000 of them took 60 ms."""
-_WORD_CHARACTER = re.compile(r"[^\W_]")
+_WORD_CHARACTER = deferred(r"[^\W_]")
 
 
 def _asks_the_user(sentence: str) -> bool:
@@ -660,7 +661,7 @@ def _asks_the_user(sentence: str) -> bool:
             and _DIGIT.search(sentence) is None and not takes_for_granted(sentence))
 
 
-_PRESUMED = re.compile(
+_PRESUMED = deferred(
     r", (?:which|who|where|since|as|die|der|das|wo|qui|que|où|che|dove|cui|quien|donde|onde|o qual|"
     r"a qual|the only|der einzige|die einzige|das einzige|le seul|la seule|l'unique|l'unico|l'unica|"
     r"el único|la única|o único|a única)\b(?! (?:i|ich|je|yo|io|eu)\b)"  # "..., das ich klären kann?"
@@ -680,7 +681,7 @@ _PRESUMED = re.compile(
 """A clause about a party ("Want me to transfer you to billing, which handles all refund requests?"), what
 alone is so ("..., the only one run by a dietitian?"), an event or a reason the offer rests on ("... now
 that your account has moved to the family plan?", "Da Ihr Vertrag Ende März ausläuft, soll ich ...?")."""
-_PROPERTY = re.compile(
+_PROPERTY = deferred(
     r"\b(?:(?:the|a|an|your|our) free|for free|free of charge|at no (?:extra |additional )?(?:cost|charge)|"
     r"no extra (?:cost|charge)|included|cheapest|cheaper|discounted|refundable|complimentary|"
     r"(?:our|the|your) only|"
@@ -694,7 +695,7 @@ _PROPERTY = re.compile(
     re.IGNORECASE)
 """What the offered thing costs, holds or alone is ("Shall I add the free screen protector?", "... the
 transfer included in your package?", "our cheapest plan")."""
-_ASKED_ABOUT = re.compile(
+_ASKED_ABOUT = deferred(
     r"\b(?:what|which|whether|was|welche[mnrs]?|ob|ce qu[ei]|quel(?:le)?s?|lo que|cuál(?:es)?|qué|cosa|"
     r"quale|quali|o que|qual|quais)\b", re.IGNORECASE)
 """A question about the property rather than a claim of it: "Would you like me to explain what is included
@@ -713,7 +714,7 @@ def takes_for_granted(sentence: str) -> bool:
     return found is not None and _ASKED_ABOUT.search(sentence, 0, found.start()) is None
 
 
-_DIGIT = re.compile("[0-9]")
+_DIGIT = deferred("[0-9]")
 
 
 _PARTY = r"(?:(?:the |your |our |their |a |an )?(?:[a-z][\w'-]* ){0,2}?(?:" + "|".join((
@@ -735,7 +736,7 @@ _ASK = (r"(?:(?:contact|reach out to|ask|check with|check|speak (?:to|with)|talk
         r"consult|visit|call|double-check with|confirm with)(?:ing)?|reaching out to|getting in touch with|"
         r"speaking (?:to|with)|"
         r"checking with|double-checking with) ")
-_REFERRAL = re.compile(
+_REFERRAL = deferred(
     r"[\W_]*(?:(?:for|about|regarding) [^\d,.;:!?]{1,40}, |if [^\d,.;:!?]{1,40}, )?"
     r"(?:you (?:may|might) (?:also )?want to|i(?:'d| would)? (?:also )?(?:recommend|suggest)|"
     r"we (?:recommend|suggest)|it (?:may|might|would|could) be (?:worth|best to|a good idea to|wise to)|"
@@ -767,12 +768,12 @@ and for no more than a purpose of a few words ("to confirm", "to ask whether ...
 them"): what the party will do ("... and get a full refund", "... and they will waive the fee") is a claim,
 as are a number to call or an address to write to, and an unhedged instruction ("Contact support to cancel
 your plan."); a "Please" points only for a purpose of these ("Please contact HR for details.")."""
-_ABLE = re.compile(r"[\W_]*" + _PARTY + r" should be able to (?:tell you|help(?: you)?(?: with this)?|"
+_ABLE = deferred(r"[\W_]*" + _PARTY + r" should be able to (?:tell you|help(?: you)?(?: with this)?|"
                    r"answer (?:this|that|your question)|confirm(?: (?:this|that|it|how [^\d.;:!?@]{1,40}))?)"
                    r"[\W_]*")
 """The same pointer as a statement of what a party can do: "Your HR team should be able to confirm how this
 works."""
-_STATES = re.compile(
+_STATES = deferred(
     r"\bthat\b(?! *+(?:for|with|$))|\b(?:is|are|was|were|will|won't|has|have|had|includes?|covers?|ships?|"
     r"costs?|isn't|aren't|can't|cannot)\b|'s\b|\b(?:free(?! up)|no (?:cost|charge|fee)s?|waived?|"
     r"guaranteed?)\b")
@@ -780,7 +781,7 @@ _STATES = re.compile(
 able to confirm the battery is covered.", "Your bank can help you get a free replacement."): a clause or a
 verb of its own, or a promise. Not after a question word ("... confirm whether fostering is covered."),
 which says what to ask."""
-_ASKS = re.compile(r" *+(?:you )?(?:exactly )?(?:whether|if|how|what|when|which|who|why|where)\b")
+_ASKS = deferred(r" *+(?:you )?(?:exactly )?(?:whether|if|how|what|when|which|who|why|where)\b")
 
 
 def _best_placed(low: str) -> bool:
@@ -790,7 +791,7 @@ def _best_placed(low: str) -> bool:
                                       and _ASKS.match(tail) is None)
 
 
-_BEST_PLACED = re.compile(
+_BEST_PLACED = deferred(
     r"[\W_]*(?:(?:for|about|regarding) [^\d,.;:!?]{1,50}, )?(?:" + _PARTY + r" (?:is|are|would be|will be) "
     r"(?:probably |likely )?(?:the )?(?:right|best|better) (?:person|people|place|team|contact|ones?)"
     r"(?: to [^\d.;:!?@]{1,50})?|" + _PARTY
@@ -810,14 +811,14 @@ you on the dosage.", "Your letting agent should be able to clarify that for you.
 the best place to raise this.", "Your best source is the venue itself.", "Nimbus support would be the place
 to ask.", "Customer service or your dealer should know." (a party, or one beside it named by a word);
 not what a party knows ("Your dealer should know that the battery is covered."), which is a claim."""
-_NO_CLAIM_AROUND = re.compile(
+_NO_CLAIM_AROUND = deferred(
     r"[0-9:;—–]| - |\b(?:but|however|though|although|whereas|remember|keep in mind|note that|"
     r"don't forget|since|"
     r"because|as long as|which|where|unless|only|must(?! be)|will be|it will|they will|they'll|we'll)\b")
 """What a courtesy told by its opening or cue words must not hold: a digit, a colon or a dash ("Apologies —
 the gym is closed"), a contrast ("Sorry, but returns ..."), a reminder ("Have a great trip, and keep in
 mind ..."), a reason, a relative clause, a condition or what will happen: what follows them is a claim."""
-_COURTESY_OPENING = re.compile(
+_COURTESY_OPENING = deferred(
     r"[\W_]*(?:if [^\d,.;:!?]{1,40}, )?(?:(?:thank you|thanks|many thanks|cheers)(?: so much| very much|"
     r" again)? for|i (?:really |truly )?appreciate (?:you|your|it)|i apologi[sz]e|"
     r"i can (?:only )?imagine|i hear you|(?:it was|it's been) a pleasure|have fun|glad (?:that|it|this)|"
@@ -836,7 +837,7 @@ _COURTESY_OPENING = re.compile(
 """The opening of a courtesy: a wish ("Best of luck on your exam!", "Wishing you a speedy recovery."),
 sympathy or an apology ("I'm sorry to hear you've been dealing with this.", "That sounds really
 frustrating."), help offered ("Happy to dig into anything else you need.")."""
-_ABOUT_YOU = re.compile(
+_ABOUT_YOU = deferred(
     r"[\W_]*(?!did you know|do you know that|are you aware|were you aware)(?:which|what|are you|do you|"
     r"did you|have you|were you|could you|can you|would you mind|is it (?:the|your)|is (?:it|this|"
     r"that) for|when (?:are|will|do) you|where (?:are|will) you|how (?:many|much|long|soon) (?:are|will|do) "
@@ -847,7 +848,7 @@ flying from?", "Are you asking about the domestic or the international plan?"); 
 _COURTESY_MOST_WORDS = 20
 
 
-_INTERJECTION = re.compile(
+_INTERJECTION = deferred(
     r"[\W_]*(?:no problem(?: at all)?|brilliant|anytime|any time|ugh|oh no|cheers|thanks|"
     r"thank you(?: so much)?|sorry|great|perfect|of course|sure|you're welcome)(?:[,!.…—–-]+\s*|\s*$)")
 """A word of courtesy alone before a comma or an exclamation: what follows must be a courtesy too ("Anytime,

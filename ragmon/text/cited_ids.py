@@ -58,9 +58,10 @@ from typing import NamedTuple
 from ragmon.model import Claim
 from ragmon.text.abstention import is_abstention
 from ragmon.text.claims import answer_abstains, sentence_spans, split_claims
+from ragmon.text.deferred import deferred
 
 _AS_HYPHEN = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
-_GROUPS = re.compile(
+_GROUPS = deferred(
     r"\[\[?(?P<link>[^\[\]()\n]{1,300})\]?\]\([^()\s]{1,2000}\)"
     r"|(?P<outer>\[[ \t]*)?[(\[（［](?P<group>[^()\[\]（）［］\n]{1,1000})[)\]）］](?(outer)[ \t]*\])")
 """A markdown link's text, or what one pair of brackets holds (and a bracket around them), citations or
@@ -68,17 +69,17 @@ not: `_cites` decides. Bounded runs that exclude the brackets, so no answer make
 _SOURCED = (r"as[ \t]+(?:stated|noted|described|explained|outlined|set[ \t]+out|mentioned|specified|shown)"
             r"[ \t]+in")
 """A clause naming where the claim is written ("as noted in")."""
-_LEAD_IN = re.compile(r"(?:see(?:[ \t]+also)?|sources?|cf\.?|ref\.?|per|as[ \t]+per|from|according[ \t]+to|"
+_LEAD_IN = deferred(r"(?:see(?:[ \t]+also)?|sources?|cf\.?|ref\.?|per|as[ \t]+per|from|according[ \t]+to|"
                       r"cited[ \t]+in|" + _SOURCED + r"|siehe|vgl\.?|quellen?|gemäß|laut|voir|selon|"
                       r"d['’]après|ver|véase|veja|fuentes?|según|vedi|cfr\.?|fonte|fonti|fontes|secondo|"
                       r"segundo)(?![\w-])[ \t]*:?[ \t]*", re.IGNORECASE)
 """What may open a bracket of ids: "(see KB-1)", "(Sources: KB-1, KB-2)", and the same in German, French,
 Spanish, Italian and Portuguese ("(siehe KB-1)", "(Quelle: KB-1)", "(voir doc-3)", "(fuente: faq_12)",
 "(vedi doc-3)", "(ver doc-3)")."""
-_TRAILER = re.compile(r"(?<![ \t])[ \t]+for[ \t]+(?:(?:more|further|additional|full|complete|the[ \t]+full)"
+_TRAILER = deferred(r"(?<![ \t])[ \t]+for[ \t]+(?:(?:more|further|additional|full|complete|the[ \t]+full)"
                       r"[ \t]+)?(?:details|information|info|specifics)$", re.IGNORECASE)
 """What a bracketed pointer may close with: "(see KB-1234 for details)"."""
-_SEPARATOR = re.compile(r"(?<![ \t])[ \t]*(?:[,;&]|(?<![\w-])(?:and|or)(?![\w-]))[ \t]*", re.IGNORECASE)
+_SEPARATOR = deferred(r"(?<![ \t])[ \t]*(?:[,;&]|(?<![\w-])(?:and|or)(?![\w-]))[ \t]*", re.IGNORECASE)
 """Between two ids of a group. Only from a run of spaces' first: tried at each of its spaces, a long run
 took quadratic time."""
 _PLACE = r"(?:\d{1,5}[a-z]?(?:[.:]\d{1,5}[a-z]?){0,4}|[ivxlc]{1,6}|[a-z])"
@@ -88,7 +89,7 @@ _PLACE_WORD = (r"(?:(?:pp?|pgs?|paras?|secs?|sects?|ch|chap|arts?|cl|figs?|pt|s|
                r"clauses?|lines?|slides?|figures?|tables?|appendix|annex|steps?|parts?|seiten?|kapitel|"
                r"abschnitt|absatz|chapitre|páginas?|pagin[ae]|capítulo|capitolo|artículo|articolo|artigo|"
                r"apartado|sección|sezione|seção|secção)[ \t]+|§§?[ \t]*)")
-_LOCATOR = re.compile(_PLACE_WORD + _PLACES + r"(?:[ \t]+" + _PLACE_WORD + _PLACES + ")*+", re.IGNORECASE)
+_LOCATOR = deferred(_PLACE_WORD + _PLACES + r"(?:[ \t]+" + _PLACE_WORD + _PLACES + ")*+", re.IGNORECASE)
 """Where in a document a citation points ("p. 3", "pp. 2-3", "section 4.2", "§ 2", and in the other
 languages "S. 2", "pág. 5", "art. 4", "Kapitel 2"; "Abs." and "cap." are here too, but end the sentence
 before a digit, as "abs." and "cap." do in English lists): never checked, as no page states its own page
@@ -96,9 +97,9 @@ number. An abbreviation with its full stop, a word with a space: "P85", "s 4" or
 product's id ("(Model-S P85)", "(SKU-12, item 4)") says which variant. The locators after the first are
 taken possessively: "i" is a place two ways (a roman numeral, a letter), and a run of them that fails had
 doubled its time at each ("(KB-1 p. i p. i ... x)": seconds at 20)."""
-_MORE_PLACES = re.compile(_PLACES, re.IGNORECASE)
+_MORE_PLACES = deferred(_PLACES, re.IGNORECASE)
 """A place after a locator's own ("pp. 2, 4"), split from it by a separator."""
-_WRAPPED = re.compile(r"\[\[?(?P<link>[^\[\]]+)\]?\](?:\([^()\s]*\))?|[(（](?P<group>[^()（）]+)[)）]")
+_WRAPPED = deferred(r"\[\[?(?P<link>[^\[\]]+)\]?\](?:\([^()\s]*\))?|[(（](?P<group>[^()（）]+)[)）]")
 """An id written in brackets or as a link's text, in an attribution or a pointer ("According to [KB-1],
 ...")."""
 _SAYS = r"(?:states?|notes?|says?|explains?|describes?|mentions?|outlines?|puts?[ \t]+it)"
@@ -119,7 +120,7 @@ what the claim does."""
 _DOCUMENT = (r"(?:(?:the|dem|das|le|la|l['’]|el|il|lo|o|a)[ \t]*+)?(?:document|documento|dokument|article|"
              r"artículo|articolo|artigo|artikel|fiche|ficha)[ \t]++")
 """"the document" before an id ("Según el documento faq_13, ...", "Laut Dokument KB-1234 ...")."""
-_OPENING_FRAME = re.compile(
+_OPENING_FRAME = deferred(
     _LEAD + r"(?P<frame>laut[ \t]++(?:" + _DOCUMENT + r")?(?P<german>[^\s,]{4,300})[ \t]++(?=\w)|"
     + _ACCORDING + r"[ \t]++(?:" + _DOCUMENT + r")?(?P<source>[^,\n]{1,300}?)[ \t]*+,[ \t]*+|"
     r"as[ \t]++(?P<as>[^,\n]{1,300}?)[ \t]++" + _SAYS + r"[ \t]*+,[ \t]*+)", re.IGNORECASE)
@@ -129,7 +130,7 @@ which is also "per": "Gemäß SKU-12 kostet der Versand 25 €.").
 Not an id as the sentence's subject ("KB-1234 says nothing about fees.", "E-1001 indicates that the disk is
 full."), nor "per" or "based on" (what a price is per, what a conclusion rests on): those are what the
 claim says."""
-_CLOSING_FRAME = re.compile(
+_CLOSING_FRAME = deferred(
     r",[ \t]*+" + _ACCORDING + r"[ \t]++(?:" + _DOCUMENT + r")?(?P<source>[^,;\n]{1,300}?)[ \t]*+(?=[.!?]?$)",
     re.IGNORECASE)
 """An attribution closing a claim: ", according to doc-3.", ", as noted in faq_12." (not ", see E-1001.":
@@ -240,7 +241,7 @@ def _placed(text: str, found: re.Match[str], opening: int) -> bool:
     return not after or after in _AFTER or found.start() <= opening
 
 
-_NEXT = re.compile(r"[ \t]*+(.?)", re.DOTALL)
+_NEXT = deferred(r"[ \t]*+(.?)", re.DOTALL)
 """The first character after a citation and its spaces, or none at the claim's end."""
 
 
@@ -355,7 +356,7 @@ stand: out of the way of every word pattern (an answer's own are dropped first).
 a bracket is read out and an id is read as "it", what the sentence is about, its digits no figure the
 sentence states."""
 _NO_MARKS = str.maketrans("", "", _GROUP + _ID)
-_UNIT = re.compile("[\x00\x01](?:(?:[ \t]*,[ \t]*|[ \t]+(?:and|or|nor|&|und|oder|et|ou|ni|y|e|o|u|nem|né)"
+_UNIT = deferred("[\x00\x01](?:(?:[ \t]*,[ \t]*|[ \t]+(?:and|or|nor|&|und|oder|et|ou|ni|y|e|o|u|nem|né)"
                    "[ \t]+(?:(?:the|le|la|les|el|los|las|il|lo|gli|o|a|os|as)[ \t]+)?)[\x00\x01])*+")
 """Ids and brackets of them listed ("doc-3, doc-4 and doc-5", "ni doc-3 ni doc-4", "nem o doc-3 nem o doc-4",
 "[doc-3] and [doc-4]"), each list made one mark first, in one pass: tried from each of its ids, a list of
@@ -370,7 +371,7 @@ _SUBJECT = r"(?:the[ \t]+(?:documents?|sources?|pages?|articles?)(?:[ \t]+[a-z]+
 _NICHT_ENDS = r"nicht(?=[ \t]*(?:[.!;]|,[ \t]*und(?![\w-])|$))"
 """German's "nicht" closing the sentence, or its clause before "und": before "weil", "da" or "sondern" what
 follows says why, or what instead, and is a claim."""
-_OPENING_REFUSAL = re.compile(
+_OPENING_REFUSAL = deferred(
     r"(?P<lead>[^\x00\x01]{0,80}?)(?:"
     r"(?P<en>(?<![\w-])neither[ \t]+[\x00\x01][ \t]+(?:mentions|says|states|specifies|discusses|"
     r"talks[ \t]+about|describes)|" + _SUBJECT + r"[ \t]+(?:(?:does|do|did)(?:[ \t]+not|n['’]t)|"
@@ -427,12 +428,12 @@ def _opens(lead: str) -> bool:
     return all(word in _LEADS for word in _LETTERS.findall(lead))
 
 
-_LETTERS = re.compile(r"[^\W\d_]+")
-_LABEL = re.compile(r"[^\w*_]*+(?:\*\*[^*\n\d]{1,40}\*\*|__[^_\n\d]{1,40}__|[^\W\d_]++:)")
+_LETTERS = deferred(r"[^\W\d_]+")
+_LABEL = deferred(r"[^\w*_]*+(?:\*\*[^*\n\d]{1,40}\*\*|__[^_\n\d]{1,40}__|[^\W\d_]++:)")
 """A label opening a sentence ("**Sending a result later:** section-7 doesn't say ...", "Note: ..."): a few
 words and no figure, which a heading holds and a claim in bold ("**Returns cost 15 EUR:** ...") does not."""
-_WHETHER = re.compile(r"\W*+(?:whether|ob)(?![\w-])[^,;:.!?\d]*+,")
-_LOOKED_IN = re.compile(
+_WHETHER = deferred(r"\W*+(?:whether|ob)(?![\w-])[^,;:.!?\d]*+,")
+_LOOKED_IN = deferred(
     r"(?P<before>(?:(?<![\w-])(?:i|we)(?:[ \t]+[\w'’]+){0,3}?[ \t]+(?:find|found|see|locate)|(?<![\w-])"
     r"(?:is|are|was|were)(?:[ \t]+not|n['’]t)[ \t]+(?:mentioned|specified|stated|described|discussed|"
     r"documented)|(?<![\w-])there(?:[ \t]+is|['’]s|[ \t]+was)[ \t]+nothing)(?![\w-])[^.!?\x00\x01]{0,80}?"
@@ -442,18 +443,18 @@ _LOOKED_IN = re.compile(
 see X in doc-3", "I checked doc-3, but it doesn't mention X") or that say nothing of it ("X is not
 mentioned in doc-3", "There is nothing about X in doc-3."). Not "not found", "not covered" or "not included
 in": "The bug was not found in v2.1." and "Water damage isn't covered in Plan-B." are claims."""
-_GERMAN_IN = re.compile(r"[^\w\x00\x01]*+(?:leider[ \t]+)?in[ \t]+[\x00\x01](?=[^.!?,;:\x00\x01]{0,60}?"
+_GERMAN_IN = deferred(r"[^\w\x00\x01]*+(?:leider[ \t]+)?in[ \t]+[\x00\x01](?=[^.!?,;:\x00\x01]{0,60}?"
                         r"[ \t]nicht[ \t]+(?:erwähnt|angegeben|beschrieben|aufgeführt|genannt)(?![\w-]))")
 """German's "In KB-2214 wird Zubehör nicht erwähnt.", opening the sentence, read as "in den Dokumenten",
 as refusals say it. Only there, and only up to a clause's end: "Die Garantie beträgt 5 Jahre, in KB-1 wird
 Zubehör nicht erwähnt." states the 5 years."""
 _DOCUMENTS = "the documents"
-_LINKED = re.compile(r"\[[^\[\]\n]{1,300}\]\((?P<target>[^()\s]{1,2000})\)")
+_LINKED = deferred(r"\[[^\[\]\n]{1,300}\]\((?P<target>[^()\s]{1,2000})\)")
 """A markdown link, which names a retrieved document by its address ("Neither [Set up two-step
 verification](https://help.example.com/articles/1) nor ... mentions passkeys")."""
 _QUOTES = "`*\"'“”‘’"
 """What may wrap an id as a word: code spans, bold, quotation marks."""
-_WORD = re.compile(r"[^\s()\[\]（）［］,;!?\x00\x01]+")
+_WORD = deferred(r"[^\s()\[\]（）［］,;!?\x00\x01]+")
 """A run of characters an id may hold, read as a whole: an id of `_refuses` is a word of its own, with a full
 stop or a colon after it or not. Looked up in a set word by word, not searched for: an alternation of
 thousands of names, tried at every character of a long answer, took seconds."""
@@ -524,7 +525,7 @@ def _names(doc_id: str) -> tuple[str, ...]:
     return (doc_id, base) if base != doc_id and _FILE_NAME.fullmatch(base) else (doc_id,)
 
 
-_FILE_NAME = re.compile(r"[^/\\]+\.[A-Za-z][A-Za-z0-9]{0,5}")
+_FILE_NAME = deferred(r"[^/\\]+\.[A-Za-z][A-Za-z0-9]{0,5}")
 
 
 _GRAM = 4
@@ -608,4 +609,4 @@ def _without(claim: Claim, ids: Collection[str]) -> tuple[Claim | None, list[str
 _OPENING = " \t\n,;:"
 """What is left before a claim's first word once a citation opening it is read out ("(KB-1), returns
 ...")."""
-_OPENING_ONLY = re.compile("[" + re.escape(_OPENING) + "]*+")
+_OPENING_ONLY = deferred("[" + re.escape(_OPENING) + "]*+")

@@ -10,6 +10,7 @@ from ragmon.model import Claim
 from ragmon.text import european
 from ragmon.text.abstention import SOURCE_ADJECTIVE, SOURCE_NOUN, is_abstention, is_filler
 from ragmon.text.cache import text_cache, wide
+from ragmon.text.deferred import deferred
 from ragmon.text.letters import GREETING_TERMS, ending, salutation_end
 from ragmon.text.numbers import ENCLOSED_NUMBERS
 from ragmon.text.places import places
@@ -30,7 +31,7 @@ from ragmon.text.terms import (
 )
 from ragmon.text.wrapper_model import reads_as_wrapper, states_after_comma
 
-_HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
+_HEADING = deferred(r"[ \t]*#{1,6}[ \t]")
 _CAPITALISED = "[A-Z0-9À-ÖØ-Þ]"
 """What a capital's marker must be followed by: "B) Exchanges ...", "B) 30 days", not "B) is correct."."""
 _ROMAN = "I{2,3}|IV|VI{1,3}|IX|XI{1,2}"
@@ -40,7 +41,7 @@ _ITEM_NUMBER = (r"\(?\d{1,3}[.)]|\d\ufe0f?\u20e3|\(?(?:[a-z]|[A-Z](?=\)[ \t]+" +
 """An item's number: "2.", "(2)", "2)", a keycap "2️⃣", "b)", "B)" and "(B)" before a capital, a roman "iv."
 or "IV.". Not "I.", "V." or "X.": an initial as often ("V. Smith wrote ..."), an item's only in a list
 (`_lettered`)."""
-_MARKER = re.compile(r"[ \t]*(?:>|[-*+•‣◦▪●" + ENCLOSED_NUMBERS + r"]|" + _ITEM_NUMBER + r"|\[[ xX]\])[ \t]+")
+_MARKER = deferred(r"[ \t]*(?:>|[-*+•‣◦▪●" + ENCLOSED_NUMBERS + r"]|" + _ITEM_NUMBER + r"|\[[ xX]\])[ \t]+")
 _LABEL_WORDS = ("step", "option", "tip", "method", "approach", "solution", "reason", "way")
 _ROMAN_CAPITALS = "IVX"
 """The capitals a roman item number ("II.", "IV.", "XII.") opens with: a marker a capital opens whatever
@@ -52,7 +53,7 @@ sentences open with one, and a set's test spares them the call that looks (split
 more instructions with it)."""
 _LETTERED = frozenset(").")
 """What follows a capital that is an item's letter ("B) ", "B. "): a line opening so is looked at."""
-_LETTER_ITEM = re.compile(r"([A-Z]|" + _ROMAN + r")\.[ \t]+(?=" + _CAPITALISED + ")")
+_LETTER_ITEM = deferred(r"([A-Z]|" + _ROMAN + r")\.[ \t]+(?=" + _CAPITALISED + ")")
 """A line's item of a lettered list or a roman one ("B. Exchanges", "IV. Exchanges"), before a capital."""
 _ROMAN_BEFORE = {"V": "IV", "X": "IX"}
 _ROMAN_AFTER = {"I": "II", "V": "VI", "X": "XI"}
@@ -64,14 +65,14 @@ _LABEL_PREFIXES = frozenset(start[:2] for start in _LABEL_STARTS)
 ("The", "It") is spared the test of all 26 starts."""
 _STEP = (r"(?:" + "|".join(_LABEL_WORDS) + r")[ \t]+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|"
          r"ten)[ \t]*(?:[:.)]|[-–—](?=[ \t]))")
-_LABEL = re.compile(_STEP + r"[ \t]*|(\*\*|__)(?:" + _STEP + "|" + _ITEM_NUMBER + r")(?:\1[ \t]*|[ \t]+)",
+_LABEL = deferred(_STEP + r"[ \t]*|(\*\*|__)(?:" + _STEP + "|" + _ITEM_NUMBER + r")(?:\1[ \t]*|[ \t]+)",
                     re.IGNORECASE)
 """A step's or an option's number opening a sentence ("Step 1: Keep the receipt.", "Option 2 - pay
 monthly", in bold too: "**Step 1:**", "**1.**"): it numbers the item as a list's "1." does, and read as
 the claim's number it had to be in the context, so a grounded step was flagged. Other words before a
 number ("Tier 2:", "Phase 3:") name something the context must hold, and stay."""
 _DASHES = r"[ \t]*+:?+-++:?+[ \t]*+"
-_UNDERLINE = re.compile(r"[ \t]*+(?:=++|\|?+" + _DASHES + r"(?:\|" + _DASHES + r")*+\|?+)[ \t]*+")
+_UNDERLINE = deferred(r"[ \t]*+(?:=++|\|?+" + _DASHES + r"(?:\|" + _DASHES + r")*+\|?+)[ \t]*+")
 """A line under a title ("Refunds" then "---" or "===") or under a table's header row ("| Plan | Price |"
 then "|---|---|"): the line above it names what follows, and is no claim, as a "# " heading is none.
 Possessive throughout: runs of spaces that two parts could share were given back one at a time, and a line
@@ -97,7 +98,7 @@ as text joined from streamed chunks or extracted from a PDF is. So is one whose 
 sentence is glued to, after the mark or before it ("...30 days.[1]Exchanges are free.", an OpenAI
 assistant's "...30 days.【4:0†policy.pdf】Exchanges...", "...30 days[1].Exchanges..."): the citation is the
 first sentence's, as with a space after it. Only a candidate: `_runs_on` decides."""
-_BOUNDARY = re.compile(_ENDS + _RUN_ON)
+_BOUNDARY = deferred(_ENDS + _RUN_ON)
 """A run of sentence marks, tried from its first mark only: every mark of it reaches the same end, so
 trying each again read the rest of the run each time, quadratic in a long run not followed by a space.
 An invisible character after it ends a sentence as a space does: read as part of a word, a zero-width
@@ -109,21 +110,21 @@ Japanese end sentences with "。", "！" and "？" (full width) and no space: th
 except inside a quotation the sentence goes on after ("「…となります。」と記載されています。"). A capitalised
 word straight after the mark may end one too (`_RUN_ON`, `_runs_on`)."""
 _WIDE_ENDS = _ENDS + _WIDE_RUN_ON
-_WIDE_BOUNDARY = re.compile(_WIDE_ENDS + r"|[。！？｡](?<![。！？｡!?].)[。！？｡!?]*+[」』）”’\"')\]]*+"
+_WIDE_BOUNDARY = deferred(_WIDE_ENDS + r"|[。！？｡](?<![。！？｡!?].)[。！？｡!?]*+[」』）”’\"')\]]*+"
                             + _CITED_AFTER + r"(?!と|って)")
 _EMOJI = ("\u231a\u231b\u23e9-\u23f3\u23f8-\u23fa\u2600-\u2775\u27b0\u27bf\u2b1b\u2b1c\u2b50\u2b55"
           "\U0001f000-\U0001f0ff\U0001f170-\U0001f7ff\U0001f900-\U0001faff")
 """Emoji, skin tones and flags' letters among them, but no arrow ("Settings → Billing", "➡") and no
 number ("❶", "🄂"): those go on with the sentence, or are list markers (`_MARKER`)."""
 _IN_EMOJI = _EMOJI + "\ufe0e\ufe0f\u200d\U000e0020-\U000e007f"
-_EMOJI_BOUNDARY = re.compile(_WIDE_BOUNDARY.pattern + "|(?P<emoji>(?<![" + _IN_EMOJI + "])[" + _EMOJI + "]["
+_EMOJI_BOUNDARY = deferred(_WIDE_BOUNDARY.pattern + "|(?P<emoji>(?<![" + _IN_EMOJI + "])[" + _EMOJI + "]["
                              + _IN_EMOJI + "]*+)(?=\\s+(?![a-z])[^\\W_])")
 """`_WIDE_BOUNDARY`, and an emoji (with its variation selector, skin tone, or the other emoji a joiner
 makes one with it) before a space and no small letter: a candidate end that `_emoji_ends` decides, for
 text with an emoji (`_HAS_EMOJI`): the others are spared the alternative. Tried from a run's first emoji
 only: each of a run of emoji before no space had read the rest of it again, and 100,000 took seconds."""
-_HAS_EMOJI = re.compile("[" + _EMOJI + "]")
-_LEADING_SPACE = re.compile(_BLANK_CLASS + "*")
+_HAS_EMOJI = deferred("[" + _EMOJI + "]")
+_LEADING_SPACE = deferred(_BLANK_CLASS + "*")
 _INVISIBLE = frozenset(INVISIBLE)
 _BLANK = INVISIBLE + "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005" \
     "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -171,12 +172,12 @@ any word "You can upload up to 12. Tag each photo with a label." was one claim."
 _BEFORE_COUNTED = wordset("am die eine einer einem einen")
 """German words before an ordinal when a noun it counts follows ("am 3. Werktag", "die 2. Mahnung"); before
 another word a number after them ends a sentence ("Wir sind am 30. Danach ...")."""
-_INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
+_INITIALISM = deferred(r"(?:[^\W\d_]\.)+[^\W\d_]")
 """U.S, a.m: dotted initialisms end no sentence (nor do they after a prefix: "non-U.S") unless a word a
 sentence opens with follows, or after a place's "the" a sentence does (`_opens_after_a_place`)."""
-_QUANTITY = re.compile(r"[$€£]?(?:[0-9][0-9.,]*[0-9]|[0-9])")
-_YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
-_NEXT_WORD = re.compile(r"[^\W\d_]+")
+_QUANTITY = deferred(r"[$€£]?(?:[0-9][0-9.,]*[0-9]|[0-9])")
+_YEAR = deferred(r"1[0-9]{3}|20[0-9]{2}")
+_NEXT_WORD = deferred(r"[^\W\d_]+")
 
 
 def _abbreviation_at(text: str, word_from: int, mark: int, next_at: int) -> int | None:
@@ -251,18 +252,18 @@ def _is_abbreviation(words: list[str], text: str, next_at: int) -> bool:
 
 _TWO_DIGIT_YEAR = r"[0-9]{2}(?=[.,;:!?)]|\s*$)"
 """A year of two digits ends its date: "ab 1. 7. 25." ("10. 2. 25 spare screws" is a step and a count)."""
-_SPACED_DATE = re.compile(r"(?:0?[1-9]|1[0-2])\.(?:[ \u00a0](?:[0-9]{4}\b|" + _TWO_DIGIT_YEAR
+_SPACED_DATE = deferred(r"(?:0?[1-9]|1[0-2])\.(?:[ \u00a0](?:[0-9]{4}\b|" + _TWO_DIGIT_YEAR
                           + r"|[a-zäöüß])|\s*$)")
 """A month's number after a day's, before a year, a word in small letters or the end ("1. 7. 2025", "am 3.
 6. und", "am 4. 5."), as German writes a date with spaces: cut after the day as a sentence, the month opened
 the next one as a list item's number and was read as none, so "ab 1. 7. 2025" was supported by "ab 1. 1.
 2025". Before a capital only after a word a date follows (`_BEFORE_DATE`): "Set the volume to 10. 2. Press
 play." is a step's number, and read as a date it was glued to the sentence before and flagged."""
-_SPACED_DATE_CAPITAL = re.compile(r"(?:0?[1-9]|1[0-2])\.[ \u00a0][^\W\d_]")
+_SPACED_DATE_CAPITAL = deferred(r"(?:0?[1-9]|1[0-2])\.[ \u00a0][^\W\d_]")
 _BEFORE_DATE = frozenset(("am", "ab", "bis", "vom", "zum", "seit", "vor", "nach", "dem", "den", "od", "do"))
 """Words a date follows in German and Czech ("am 4. 6. Danach ...", "od 1. 7. 2025")."""
-_DAY_OF_DATE = re.compile(r"[0-9]{1,2}\.")
-_YEAR_OR_WORD = re.compile(r"[0-9]{4}\b|" + _TWO_DIGIT_YEAR + r"|[a-zäöüß]")
+_DAY_OF_DATE = deferred(r"[0-9]{1,2}\.")
+_YEAR_OR_WORD = deferred(r"[0-9]{4}\b|" + _TWO_DIGIT_YEAR + r"|[a-zäöüß]")
 
 
 _NUMBER_SIGNS = frozenset(("no", "nos", "nr"))
@@ -273,7 +274,7 @@ _NUMBERED = wordset(
 """Things numbered by a code after "No." ("Model no. XR-200", "Order No. A1234"): cut there, the code and
 what followed were a claim of their own. After another word the code may open a sentence ("Is it free? No.
 X2 costs more.")."""
-_CODE = re.compile(r"[A-Za-z]*[0-9][\w-]*|[A-Za-z]+-[0-9]")
+_CODE = deferred(r"[A-Za-z]*[0-9][\w-]*|[A-Za-z]+-[0-9]")
 """A code that holds a digit, letters first or not ("XR-200", "A1234")."""
 
 
@@ -313,7 +314,7 @@ _GOES_ON_AFTER_A_PLACE = wordset(
     "food parliament commission council charter security general assembly state states")
 """Capitalised words a country's or a body's initialism goes on with as part of a name ("the U.S. Army
 is ...", "the U.S. Constitution requires ...", "the E.U. Commission has ...")."""
-_FOLLOWED_BY_SMALL_WORD = re.compile(r"([^\W\d_]+)[ \t]++(?!(?:of|and|for)\b)[a-z]")
+_FOLLOWED_BY_SMALL_WORD = deferred(r"([^\W\d_]+)[ \t]++(?!(?:of|and|for)\b)[a-z]")
 """A word, then one in small letters that no name goes on with ("Refunds take", not "Food and Drug",
 "Department of Labor")."""
 
@@ -346,7 +347,7 @@ def _is_ordinal(previous: str, text: str, next_at: int) -> bool:
             or (before == "am" and after in _SHARED_MONTHS))
 
 
-_MARKS_RUN = re.compile(r"[.!?…。！？｡]+")
+_MARKS_RUN = deferred(r"[.!?…。！？｡]+")
 _QUOTE_OR_BRACKET_CLOSED = frozenset("\"')”’")
 
 
@@ -430,7 +431,7 @@ _CLOSED_BEFORE_CITATION = frozenset("%)\"'”’")
 _OPENING_MARKS = "([{\"'“‘*"
 
 
-_CITED_BEFORE = re.compile(_CITATION + r"+\Z")
+_CITED_BEFORE = deferred(_CITATION + r"+\Z")
 _LONGEST_CITATIONS = 200
 """Characters before a mark looked through for the citations it follows: three marks of 64 and more."""
 
@@ -627,9 +628,9 @@ name ("Email 📧 Support", "Version 2.0 🚀 Released today.", "Free shipping �
 _LOOK_BEFORE_EMOJI = 3 * _LONGEST_WORD
 """Characters before an emoji read for its sentence's words: three of the longest, so that many emoji in
 one long sentence are each read at a bounded cost."""
-_WORD_BEFORE_EMOJI = re.compile(r"[^\W_]+(?:[-.,'’][^\W_]+)*")
+_WORD_BEFORE_EMOJI = deferred(r"[^\W_]+(?:[-.,'’][^\W_]+)*")
 """A word; a number ("4.8", "1,200", "1-800-555-0100") is one."""
-_BETWEEN_WORD_AND_EMOJI = re.compile(r"(?:[\s)%\"'”’*_`\]】" + _IN_EMOJI + "]|" + _CITATION + ")*+")
+_BETWEEN_WORD_AND_EMOJI = deferred(r"(?:[\s)%\"'”’*_`\]】" + _IN_EMOJI + "]|" + _CITATION + ")*+")
 """What may stand between a sentence's last word and the emoji ending it: spaces, a closing bracket or
 quote, "%", markdown's emphasis or code marks, a citation, other emoji. Not ">" ("Tap ⚙️ Settings > 💳
 Payments"), nor a comma."""
@@ -734,11 +735,11 @@ def _wrapped_pair(line: str, below: str) -> bool:
             or (opening[0] in _CURRENCY_SIGNS and opening[1:2].isdigit()))
 
 
-_SENTENCE_END = re.compile(r"[.!?…。！？][\"')\]”’»*_]*(?:\s+(?!\d)|$)")
+_SENTENCE_END = deferred(r"[.!?…。！？][\"')\]”’»*_]*(?:\s+(?!\d)|$)")
 """A sentence's end in a line: not "tel. 912", "1.4.2" or "3.5"."""
-_KEY_VALUE = re.compile(r"\s*[^\s:=]+(?: [^\s:=]+){0,2} ?[:=] ")
+_KEY_VALUE = deferred(r"\s*[^\s:=]+(?: [^\s:=]+){0,2} ?[:=] ")
 """A "name: value" or "key = value" line, two words of a name at most."""
-_ADDRESS = re.compile(r"://|[^\W\d_]\.[^\W\d_]")
+_ADDRESS = deferred(r"://|[^\W\d_]\.[^\W\d_]")
 """A link or a host name ("railexpress.fr"), as a signature's last line gives one."""
 _CLOSING = "\"')*_`”’»"
 """Marks closing a quote, a parenthesis or emphasis, looked through to the mark before them. Not "]": a
@@ -750,10 +751,10 @@ most lines of most answers end in ".", ":" or "?", and are spared the look (it h
 answer +60%)."""
 
 
-_REASONING = re.compile(r"<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.DOTALL)
+_REASONING = deferred(r"<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.DOTALL)
 
 
-_LINE_BREAK_TAG = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_LINE_BREAK_TAG = deferred(r"<br\s*/?>", re.IGNORECASE)
 """HTML's line break, as answers written for a web chat widget put it between sentences and list items
 ("Refunds take 30 days.<br>Exchanges are free."): read as no space, it glued the sentence after it onto
 the one before, and a made-up sentence rode on a supported one."""
@@ -777,11 +778,11 @@ def _thinking(text: str) -> str:
     return _REASONING.sub(_blank, text)
 
 
-_FENCE_OR_TAG = re.compile(
+_FENCE_OR_TAG = deferred(
     r"[ \t]*+(?:(?:```|~~~)[`~]*+[ \t]*+[\w+#.-]*+|(?:</?[A-Za-z][\w-]{0,30}>[ \t]*+)++)[ \t]*+")
 """A code block's opening or closing line ("```json": its language's name is no claim, the code is), or a
 line of tags only ("<answer>", "</answer>")."""
-_BOLD_LINE = re.compile(r"[ \t]*+(\*\*|__)(?:(?:step[ \t]+)?(?:[0-9]{1,2}|[a-z])[.)][ \t]+)?"
+_BOLD_LINE = deferred(r"[ \t]*+(\*\*|__)(?:(?:step[ \t]+)?(?:[0-9]{1,2}|[a-z])[.)][ \t]+)?"
                         r"([^*_.!?\n]{1,120})\1[ \t]*+:?[ \t]*+", re.IGNORECASE)
 """A line all in bold, its number in a list of sections with it ("**1. Return window**", "**A) Fees**",
 "**Step 2. Ship it**"): a chat model's numbered headings had been cut after the number, "Return window**"
@@ -844,7 +845,7 @@ def _blank(found: re.Match[str]) -> str:
 
 
 _BEFORE_SOURCES = r"[ \t>#*_(\[<（]*"
-_SOURCES_LINE = re.compile(
+_SOURCES_LINE = deferred(
     _BEFORE_SOURCES + "(?:[" + _EMOJI + "][" + _IN_EMOJI + "]*" + _BEFORE_SOURCES + r")?(?:sources?|"
     r"references?|citations?|bibliography|" + european.SOURCES + "|" + CJK_SOURCES
     + r")[ \t*_]*([:：][ \t*_]*|>|$)", re.IGNORECASE)
@@ -853,19 +854,19 @@ line opening a list of them ("**References:**", "## Sources"), an emoji before i
 answer's list under one had made an unsupported claim of each of its entries."""
 _MAY_OPEN_SOURCES = frozenset(" \t>#*_([<sSrRcCbBqQfF（来來出参參资資引")
 """What a line `_SOURCES_LINE` matches opens with but an emoji: other lines are spared the pattern."""
-_ENTRY = re.compile(r"[ \t]*+(?:(?:[-*+•]|\d{1,3}[.)]|\[[^\]\n]{1,64}\])[ \t].{0,300}|\S{1,300})")
+_ENTRY = deferred(r"[ \t]*+(?:(?:[-*+•]|\d{1,3}[.)]|\[[^\]\n]{1,64}\])[ \t].{0,300}|\S{1,300})")
 """An entry of a list of sources: an item ("- Refund Policy, p. 3", "[2] policy.pdf") or a bare id or
 address ("doc-1")."""
 _AUXILIARIES = frozenset(("is", "are", "was", "were", "be", "been", "will", "can", "cannot", "must", "may",
                           "might", "should", "would", "could", "has", "have", "had", "does", "do", "did"))
 """Words a footnote's title has none of: "[1] Batteries are covered for 5 years" is a claim."""
-_FOOTNOTE = re.compile(r"\[([^\]\n]{1,64})\][ \t]+[^\n]{0,79}[^\n.!?]")
+_FOOTNOTE = deferred(r"\[([^\]\n]{1,64})\][ \t]+[^\n]{0,79}[^\n.!?]")
 """An answer's closing line naming the source of a mark it cites ("[1] security", "[2] Refund Policy"),
 with no heading above: the lines of such a block end the answer, each label cited before it. A title, not
 a sentence: at most 80 characters, ending in no full stop ("[1] Refunds take 30 days." is a claim)."""
-_DEFINITION = re.compile(r"[ \t]*\[\^?[^\]\n]{1,64}\]:[ \t]")
+_DEFINITION = deferred(r"[ \t]*\[\^?[^\]\n]{1,64}\]:[ \t]")
 """A markdown link or footnote definition ("[1]: doc-1", "[^2]: policy.pdf")."""
-_NOTE = re.compile(r"(?:\((?:sources?|references?|citations?|see)\b[^()\n]{0,200}\)|\[(?:sources?|"
+_NOTE = deferred(r"(?:\((?:sources?|references?|citations?|see)\b[^()\n]{0,200}\)|\[(?:sources?|"
                    r"references?|citations?|see)\b[^\[\]\n]{0,200}\]|[（(](?:" + CJK_SOURCES
                    + r")[：:][^()（）\n]{0,200}[）)])[ \t。]*", re.IGNORECASE)
 """A note of the sources opening a sentence, after the full stop of the one it belongs to ("... sale.
@@ -990,14 +991,14 @@ def _indent(text: str, line: tuple[int, int]) -> int:
 
 
 _CJK_NUMERAL = "[一二三四五六七八九十]{1,3}"
-_CJK_MARKER = re.compile(
+_CJK_MARKER = deferred(
     r"[ \t]*(?:[" + ENCLOSED_NUMBERS + r"]|(?:\d{1,3}|[０-９]{1,3}|" + _CJK_NUMERAL
     + r")[、．.](?![0-9０-９])|[（(](?:\d{1,3}|" + _CJK_NUMERAL + r")[）)]|(?:第(?:\d{1,2}|" + _CJK_NUMERAL
     + r")(?:步|点|點|条|條|项|項)|(?:步骤|步驟|ステップ)[ \t]?(?:\d{1,2}|[０-９]{1,2}))[：:]?)[ \t]*")
 """Chinese and Japanese list markers, written with no space after them: "①", "1、", "１．", "一、", "（一）",
 "第一步：", "步骤2：", "ステップ2：". Read as the claim's, "1、" and "步骤2" were numbers the context had to
 hold."""
-_CJK_TITLE = re.compile(r"[ \t]*(?:" + _CJK_NUMERAL + r"、|第(?:\d{1,2}|" + _CJK_NUMERAL
+_CJK_TITLE = deferred(r"[ \t]*(?:" + _CJK_NUMERAL + r"、|第(?:\d{1,2}|" + _CJK_NUMERAL
                         + r")(?:章|节|節|部分))[^。！？!?:：\n]{1,24}")
 """A section's title, "一、退款政策": a heading as "## Refunds" is, no claim."""
 
@@ -1094,7 +1095,7 @@ def _says_something(read: TextProfile) -> bool:
 
 
 _ATTRIBUTED_TO = r"(?:the )?(?:" + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + "(?: " + SOURCE_ADJECTIVE + ")?"
-_ATTRIBUTION = re.compile(
+_ATTRIBUTION = deferred(
     r"[\W_]*(?:(?:according to|based (?:solely |only |entirely )?(?:up)?on|(?:as )?per|from|in|as (?:stated|"
     r"mentioned|described|noted|indicated|explained) in) " + _ATTRIBUTED_TO + r",|" + _ATTRIBUTED_TO +
     r" (?:states|state|says|say|indicates|indicate|mentions|mention|notes|note|explains|explain|specifies|"
@@ -1106,7 +1107,7 @@ _SOURCE_TERMS = profile(" ".join(re.findall(r"[^\W\d_]+", SOURCE_NOUN + "|" + eu
 """A term of every attribution: a claim with none has none to drop."""
 
 
-_CJK_ATTRIBUTION = re.compile(
+_CJK_ATTRIBUTION = deferred(
     r"[\W_]*+(?:(?:根据|根據|依据|依據|按照|基于|基於)(?:您|你)?所?(?:提供|给出|給出|检索到|檢索到|上述|以上|现有|現有)?的?"
     r"(?:资料|資料|信息|資訊|文档|文檔|文件|内容|內容|上下文|参考资料|參考資料|知识库|知識庫)(?:显示|顯示|来看|來看|中|所述)?"
     r"|(?:资料|資料|文档|文檔|文件)(?:显示|顯示|指出|表明)"
@@ -1116,7 +1117,7 @@ _CJK_ATTRIBUTION = re.compile(
 (the documents show), "提供された情報によると、"."""
 
 
-_TAKE_NOTE = re.compile(
+_TAKE_NOTE = deferred(
     r"[\W_]*(?:(?:please )?(?:note|keep in mind|bear in mind|be aware|remember)(?: that)?|"
     r"(?:bitte )?beachten sie,? dass|denken sie daran,? dass|(?:veuillez )?not(?:ez|er) (?:bien )?que|"
     r"(?:ten|tenga|tened|tenés) en cuenta(?: que)?|tien[ie] presente che|tenga presente che|"
@@ -1161,7 +1162,7 @@ _FIELD_NAMES = profile(
 "costs" never holds "price". Names of things ("**Enterprise:**", "**Gift cards:**") are none of them."""
 _LONGEST_LABEL = 60
 """Where a label's colon must come by: most claims, with none there, are spared the pattern."""
-_FIELD_LABEL = re.compile(
+_FIELD_LABEL = deferred(
     r"[ \t]*+(?:(\*\*|__)(?P<bold>[^\W\d_]+(?:[-'’ ][^\W\d_]+){0,3})(?: ?:\1|\1[ \t]*:)"
     r"|(?P<plain>[^\W\d_]+(?:[-'’ ][^\W\d_]+){0,3}) ?:)[ \t]+")
 """A field's label opening a claim, in bold or plain ("**Return window:** 30 days", "Frist: 30 Tage",
@@ -1289,7 +1290,7 @@ def _claims_cover(answer: str, claims: tuple[Claim, ...]) -> bool:
     return all(b == "[]" * (len(b) // 2) for b in (_NOT_BRACKET.sub("", claim.text) for claim in claims))
 
 
-_NOT_BRACKET = re.compile(r"[^\[\]]+")
+_NOT_BRACKET = deferred(r"[^\[\]]+")
 
 
 def answer_abstains(answer: str) -> bool:

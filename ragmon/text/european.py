@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from ragmon.text.deferred import deferred
+
 SOURCE_NOUNS = (
     "dokumente|dokumenten|unterlagen|informationen|quellen|kontext|daten|dokumentation|"
     "documents|document|informations|information|sources|contexte|données|documentation|"
@@ -159,7 +161,7 @@ _NOT_SURE = (
 names the one refusing: "Die Zahlung ist nicht sicher", "non sono sicuri per i bambini" (they are not
 safe) and "no está seguro" state facts. French "sur" without its accent is "on" ("je ne suis pas sur le
 site"), so only "sûr" is read."""
-DECLINES = re.compile(
+DECLINES = deferred(
     "|".join((
         r"\b(?:ich )?(?:weiß|weiss) (?:ich )?(?:es |das )?(?:leider )?nicht\b",
         r"\b(?:liegen )?mir (?:liegen )?(?:leider )?keine (?:informationen|angaben)\b",
@@ -304,7 +306,7 @@ que 2023", "los documentos solo cubren 2023", "i documenti sono del 2023") or le
 erwähnen 2024 nicht", "les documents ne parlent pas de 2024", "los documentos no hablan de 2024").
 Saying anything else ("die Dokumente erwähnen 90 Tage", "les documents parlent de 90 jours", "los
 documentos hablan de 90 días") they state the figure."""
-ABOUT_THE_REFUSAL = re.compile(
+ABOUT_THE_REFUSAL = deferred(
     r"[\W_]*(?:(?:ob|dass|daß|wie(?! gesagt)|wann|wo|was|welche[mnrs]?|warum|weil|wofür|woher|wieso|"
     r"weshalb|da(?= (?:es|ich|er|sie|wir|man|die|der|das|den|dem|diese[mnrs]?|keine?[mnrs]?|mir|uns|"
     r"meine?[mnrs]?|unsere?[mnrs]?|nur|leider)\b)"
@@ -322,7 +324,7 @@ steht 90 Tage") and "wie gesagt" ("as I said") state the figure after them, and 
 they hid it."""
 
 _LOOKED_IN = r"(?:" + SOURCE_NOUNS + r")(?: " + _MINE + r")?"
-SEARCHED = re.compile(
+SEARCHED = deferred(
     r"[\W_]*(?:(?:ich habe|habe ich)(?: mir)? (?:die |alle |diese )?(?:" + _PROVIDED + r" )?" + _LOOKED_IN
     + r" (?:durchgesehen|durchsucht|geprüft|gelesen|überprüft)"
     r"|j'ai (?:bien )?(?:parcouru|consulté|vérifié|lu|examiné|relu) (?:les |la |le |l'|ces |tous les )?"
@@ -337,13 +339,13 @@ Unterlagen durchgesehen, aber dazu nichts gefunden.", "He revisado los documento
 encuentro ..."), as English's "I checked the documents, but ...": set apart from the refusal, it asserted
 something of its own, and the refusal was a claim. No clause after the sources: "J'ai consulté les
 documents qui confirment que le visa est gratuit, mais ..." asserts."""
-CONTRAST = re.compile(
+CONTRAST = deferred(
     r"\b(?:aber|jedoch|cependant|pero|sin embargo|però|tuttavia|porém|contudo)\b|(?:^|,\s*)(?:mais|ma|mas)\b")
 """A contrast: "ma", "mas" and "mais" only after a comma or at the start, being also "my" (French "à ma
 disposition") and "more" (Portuguese "mais alguma dúvida")."""
-OWN = re.compile(r"\b" + _OWN)
+OWN = deferred(r"\b" + _OWN)
 """The sources as the answerer's (`_OWN`), searched for: the mark of a refusal's reason (`CONSEQUENCE`)."""
-DENIES = re.compile(r"\b(?:no|non|não|nao|ne|nicht|kein[a-z]*|nada|nichts|rien|niente|nulla|nenhuma?|"
+DENIES = deferred(r"\b(?:no|non|não|nao|ne|nicht|kein[a-z]*|nada|nichts|rien|niente|nulla|nenhuma?|"
                     r"ningun[oa]?|ningún|nessun[oa]?|aucune?)\b|\bn'")
 """A word that denies, in the five languages: with `OWN`, the mark of a refusal's reason (`CONSEQUENCE`)."""
 OPENS_A_STATEMENT = re.compile(
@@ -388,14 +390,14 @@ ABOUT_ANSWERING = re.compile(
 nicht angegeben ist", "..., car ce n'est pas précisé", "... porque no se menciona", "... perché non è
 specificato", "... porque não está indicado"), missing, the question unclear, an answer a guess, or
 changed."""
-CONSEQUENCE = re.compile(
+CONSEQUENCE = deferred(
     r",\s*(?:also|daher|deshalb|sodass|so dass|donc|alors|así que|por lo que|por tanto|quindi|perciò|"
     r"pertanto|então|portanto|por isso)\b")
 """A consequence after a comma: what follows it asserts as what follows "but" does ("La documentación no
 menciona límites, así que la API no aplica ninguno." had hidden its claim in the refusal), unless it
 declines too ("El Pixel 7 no figura en la tabla de tarifas que tengo, así que no puedo darte un precio.":
 what comes before it is the refusal's reason, `OWN`)."""
-APOLOGY = re.compile(
+APOLOGY = deferred(
     r"[\W_]*(?:(?:es )?tut mir (?:sehr )?leid|leider|(?:je suis )?(?:vraiment )?désolée?|malheureusement|"
     r"(?:lo )?siento|lamentablemente|desafortunadamente|mi dispiace|purtroppo|sfortunatamente|desculpe|"
     r"lamento|infelizmente|entschuldigung|entschuldigen sie|excusez-moi|pardon|disculpa|disculpe|perdona|"
@@ -453,7 +455,7 @@ a short line a verdict ("Keine Rückerstattung"), as English's "Plus" in a title
 _NO_LONGER = r"plus(?!(?: [\w'-]+){0,4}? qu)"
 """French "plus" as "no longer", not a comparison ("Rien n'est plus simple que ...") or "now only" ("n'est
 plus possible que sous 14 jours", "n'est plus possible de payer qu'en ligne")."""
-NEGATION = re.compile(
+NEGATION = deferred(
     r"\b((?:non (?:è|sono|si|viene|vengono)|não (?:é|são|se|está|estão)"
     r"|no (?:es|son|está|están|se)"
     r"|ne (?:sont|est|sera|seront|peut|peuvent|pouvez)? ?(?:pas|jamais|" + _NO_LONGER + ")"

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import re
 
+from ragmon.text.deferred import deferred
+
 _FOR = (r"(?:[ ,]+(?:bei|beim|mit|für|im|in|am|zum|zur|pour|avec|à|au|aux|a|al|en|con|para|per|nel|nella|"
         r"alla|allo|ai|alle|all'|com|na|no|ao|de|et|y|e|und|vous)\b[^\d.!?]{1,50})?")
-COURTESY = re.compile(
+COURTESY = deferred(
     r"[\W_]*(?:"
     # good wishes, with what they are for, strung together ("Un saludo y buen viaje de regreso.")
     r"(?:(?:viel (?:erfolg|spaß|glück|erholung)|alles gute|gute besserung|(?:ich wünsche ihnen )?(?:eine )?"
@@ -78,7 +80,7 @@ et à votre chiot !", "In bocca al lupo per l'iscrizione!"), help offered if the
 precisar de mais alguma informação, estou à disposição."), an apology or sympathy ("Désolé pour ce
 désagrément.", "Sinto muito pelo transtorno!"). No claims; read apart from `FILLER_PHRASES`, whose words
 must all be the phrases' own."""
-ASKS = re.compile(
+ASKS = deferred(
     r"[\W_]*+(?:kann ich|könnte ich|soll ich|darf ich|möchten sie|wollen sie|brauchen sie|"
     r"haben sie (?:noch )?"
     r"(?:weitere|andere)|puis-je|(?:est-ce que )?je peux vous|voulez-vous|souhaitez-vous|désirez-vous|"
@@ -106,7 +108,7 @@ que je compare avec les autres formules ?", "¿Hay algo más en lo que pueda ayu
 il calendario della raccolta?", "Posso ajudar com mais alguma questão?", "¿Te mando el enlace por SMS?",
 "Procuro outro horário?". As English's, a question only with its "?" at the end; one taking a fact for
 granted is a claim (`abstention.takes_for_granted`)."""
-OFFERS = re.compile(
+OFFERS = deferred(
     r"[\W_]*+(?:(?:wenn|falls) (?:sie|du) (?:möchten|möchtest|magst|mögen|wollen|willst|wünschen)|"
     r"si (?:vous (?:le )?(?:souhaitez|voulez|préférez)|tu (?:le )?(?:veux|souhaites|préfères))|"
     r"si (?:lo |le )?(?:desea|deseas|quiere|quieres|prefiere|prefieres)|"
@@ -217,7 +219,7 @@ _RECOMMEND = (
 """A recommendation to ask, up to the party: "Am besten wenden Sie sich an", "Ich empfehle Ihnen, sich an
 (... zu wenden)", "Je vous conseille de contacter", "Te recomiendo que lo consultes directamente con", "Ti
 consiglio di rivolgerti alla", "Sugiro que confirme diretamente com"."""
-REFERRAL = re.compile(
+REFERRAL = deferred(
     r"[\W_]*(?:" + _PURPOSE + r",? )?(?:" + _RECOMMEND + r" " + _PARTY
     + r"|(?:ich )?(?:empfehle|rate) (?:ich )?(?:ihnen|dir),? " + _PARTY + r" (?:zu kontaktieren|zu fragen|"
     r"anzurufen)|(?:ich )?(?:empfehle|rate) (?:ich )?(?:ihnen|dir),? [^\d,.;:!?]{0,40}? mit " + _PARTY
@@ -270,7 +272,7 @@ _ONLY_THE_PARTY = (
 """After a pointer asked politely, nothing but the party: "Veuillez contacter le service client pour obtenir
 un remboursement intégral.", "Por favor, contacta con el hotel que ofrece cancelación gratuita." and
 "Veuillez appeler la banque et la carte sera remplacée gratuitement." say what the party does."""
-IMPERATIVE_REFERRAL = re.compile(
+IMPERATIVE_REFERRAL = deferred(
     r"[\W_]*(?:(?P<purpose>" + _TO_KNOW + r"),? )?(?:(?P<please>" + _PLEASE + r")" + _ONLY_THE_PARTY + r"|"
     + _IMPERATIVE + r")"
     + _DIRECTLY + _TO + " " + _PARTY + _ENDING + r"[\W_]*")
@@ -278,7 +280,7 @@ IMPERATIVE_REFERRAL = re.compile(
 ("Pour obtenir une réponse fiable, adressez-vous directement à une agence.", "Per saperlo con certezza
 puoi contattare direttamente il museo.", "Contacta con el banco para más información."), or asked
 politely (`_PLEASE`)."""
-ABLE = re.compile(
+ABLE = deferred(
     r"[\W_]*(?:" + _PURPOSE + r",? )?(?:(?:en|bei|im|in|nella|nel|na|no|à|au|dans) )?" + _PARTY + r" (?:"
     r"(?:kann|können) (?:ihnen|dir|euch) (?:dazu |das |hier |da )?(?:sicher |bestimmt |gern |gerne )?"
     r"(?:auskunft geben|weiterhelfen|mehr (?:dazu )?sagen|genaueres sagen)"
@@ -332,7 +334,7 @@ NO_CLAIM_AROUND = re.compile(
 """What a courtesy must not hold: a digit, a colon or a dash, a contrast ("Lo siento, pero las devoluciones
 ..."), a reminder ("Gute Reise, und denken Sie daran, dass ..."), news ("Bonne nouvelle : ...") or a verb
 of telling ("Lamento informarle que ..."): what follows them is a claim."""
-_WISH = re.compile(
+_WISH = deferred(
     r"[\W_]*(?:(?:ich )?wünsche (?:ihnen|dir|euch)|(?:ich )?drücke (?:ihnen|dir|euch) die daumen|"
     r"(?:ich )?hoffe|"
     r"(?:schön|toll|freut mich),? dass (?:sie|du|ihr)|j'espère|spero|espero que|alles gute|"
@@ -357,14 +359,14 @@ _WISH = re.compile(
 """The opening of a good wish: "Ich wünsche Ihnen ...", "Profitez bien de vos journées sur les pistes !",
 "Le deseo que todo salga bien con la reparación.", "Tanti auguri per il grande giorno!", "Boa reunião com
 seus clientes!". What the wish is for may be any words."""
-_SYMPATHY = re.compile(
+_SYMPATHY = deferred(
     r"[\W_]*(?:(?:oh je|oje|ach)[,!–-]* )?(?:(?:das |es )?tut mir (?:sehr |wirklich )?leid|schade|"
     r"da muss ich (?:dich|sie|euch) leider enttäuschen|(?:je suis )?(?:vraiment |sincèrement )?désolée?|"
     r"(?:quel )?dommage|(?:vaya,? )?(?:lo )?siento(?: mucho)?|lamento(?: mucho)?|qué pena|"
     r"mi dispiace(?: molto| tanto)?|(?:che )?peccato|sinto muito|que pena)\b")
 """The opening of an apology or of sympathy: "Das tut mir leid zu hören.", "Dommage pour ces deux journées
 perdues !", "Siento que estés teniendo problemas con la batería.", "Mi dispiace molto per la situazione."."""
-_AVAILABLE = re.compile(
+_AVAILABLE = deferred(
     r"\b(?:(?:helfe|helfen) ich (?:gern|gerne)|bin ich (?:gern|gerne) für (?:sie|dich) da|"
     r"melde[nt]? (?:sie sich|dich) (?:gern|gerne)|frag(?:en sie)? (?:gern|gerne) nach|sag bescheid|"
     r"sagen sie bescheid|stehe ich (?:ihnen |dir )?"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ragmon.text.deferred import deferred
 from ragmon.text.terms import profile
 
 _UPPER = "A-ZÀ-ÖØ-ÞĆČĐŁŃŐŘŚŠŰŹŻŽ"
@@ -39,7 +40,7 @@ _GREETING = (
     r"|hola|buen(?:os|as) (?:días|dias|tardes|noches)|estimad[oa]s?|querid[oa]s?"
     r"|ciao|buongiorno|buonasera|salve|gentil[ei]|egregi[oa]|car[oai]"
     r"|olá|oi|bom dia|boa (?:tarde|noite)|prezad[oa]s?")
-_SALUTATION = re.compile(
+_SALUTATION = deferred(
     r"[¡¿*_ \t]*(?i:" + _GREETING + r")\b(?:(?:[ \t]*+,)?[ \t]++" + _NAME + r"){0,4}[*_]*"
     r"(?:[ \t]*+[.!]*+[ \t]*+$|[ \t]*+(?:[,:!]|[—–]|--)[ \t]*+(?:$|(?=\S)))")
 """A greeting with up to four words of a name, the whole sentence ("Dear Ms Patel,", "Guten Tag, Frau
@@ -94,24 +95,24 @@ _SIGNATURE_WORD = (r"(?:(?i:[ld]['’])?(?:[" + _UPPER + r"][\w'’.-]*+|(?i:" +
 """A word of a signature. Its hyphens possessive: "A-A-A..." could be one word or words a hyphen
 separates (`_SIGNATURE`), tried every way, twice the time for each "-A" more (20: a tenth of a second)."""
 _SIGNED = r"(?:[ \t]*+[,—–-]?[ \t]*+" + _SIGNATURE_WORD + r"(?:[ \t]++" + _SIGNATURE_WORD + r"){0,7})?"
-_CLOSING = re.compile(r"[*_ \t]*(?i:" + _VALEDICTION + r")[*_]*[ \t]*+[,.!]*" + _SIGNED
+_CLOSING = deferred(r"[*_ \t]*(?i:" + _VALEDICTION + r")[*_]*[ \t]*+[,.!]*" + _SIGNED
                       + r"[ \t]*+[.!]?[*_]*+[ \t]*+")
 """A closing formula, alone ("Kind regards,", "Mit freundlichen Grüßen", "Je vous prie d'agréer, Madame,
 Monsieur, l'expression de mes salutations distinguées.") or signed on its line ("Best regards, Tom",
 "Cordialement, l'équipe Acme."). Possessive spaces: runs that could share them ("Kind regards" and 1,000
 spaces before "x1") were tried split every way, for longer than a request may take."""
-_SIGNATURE = re.compile(r"[ \t]*(?:[—–-]{1,2}[ \t]*)?" + _SIGNATURE_WORD + r"(?:[ \t,|/·•—–-]+"
+_SIGNATURE = deferred(r"[ \t]*(?:[—–-]{1,2}[ \t]*)?" + _SIGNATURE_WORD + r"(?:[ \t,|/·•—–-]+"
                         + _SIGNATURE_WORD + r"){0,7}[ \t]*\.?")
 """A line of a signature: a name, a job title, a team ("The Northwind Support Team", "Ihr Kundenservice der
 Stadtwerke Lindau", "El equipo de Atención al Cliente"), eight words at most."""
-_SENT_FROM = re.compile(
+_SENT_FROM = deferred(
     r"[ \t]*(?i:sent from my|von meinem|envoyé de mon|envoyé depuis mon|enviado desde mi|inviato da(?: mio"
     r"| il mio)?|enviado do meu|enviado a partir do meu)[ \t]++[^\s.!?,;:\d@]+"
     r"(?:[ \t]++[^\s.!?,;:\d@]+){0,2}?(?:[ \t]++(?i:gesendet))?[ \t]*+\.?[ \t]*+")
 """A mail app's line under a letter ("Sent from my iPhone", "Von meinem iPad gesendet", "Envoyé de mon
 Galaxy"): it says how the mail was sent, nothing a page could hold. Possessive spaces: "Sent from my
 iPhone" and 10,000 spaces before "1" had been tried split every way, for seconds."""
-_STATES = re.compile(r"[0-9@]|://|www\.|^\W*p\.?\s?s\b", re.IGNORECASE)
+_STATES = deferred(r"[0-9@]|://|www\.|^\W*p\.?\s?s\b", re.IGNORECASE)
 """What makes a line under a closing a statement: a number, an address, a postscript."""
 
 CLOSING_LINES = 6

@@ -11,6 +11,8 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 
+from ragmon.text.deferred import deferred
+
 _UNITS = {
     "zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
@@ -65,17 +67,17 @@ _SUFFIXES = {"k": 1_000, "bn": 1_000_000_000}
 "5m" is as often 5 metres or minutes as 5 million."""
 SCALES = "[\\s-]?(?:" + SCALE_WORDS + r")\b|(?:" + "|".join(_SUFFIXES) + r")\b"
 """What may follow a number's digits as part of it: a scale word or suffix."""
-_DIGIT_NUMBER = re.compile(r"[0-9][0-9]*(?:,[0-9]+)*(?:\.[0-9]+)?(?:" + SCALES + ")?")
-_LEADING_DOT = re.compile(r"\.(?<![\w.]\.)(?=[0-9])")
+_DIGIT_NUMBER = deferred(r"[0-9][0-9]*(?:,[0-9]+)*(?:\.[0-9]+)?(?:" + SCALES + ")?")
+_LEADING_DOT = deferred(r"\.(?<![\w.]\.)(?=[0-9])")
 """A decimal with no leading zero, ".25 mg" and "$.99", read as "0.25" (from its digits, ".25 mg" was 25 mg,
 a hundred times the dose): a full stop after no letter, digit or other stop ("v.2", "2.3.1" and "... 5"
 hold none). Found by its own pattern, which opens with a literal the regex engine skips to: in the number
 pattern it made the engine try every character (+2% of the scoring time)."""
-_DIGITS_AND_SCALE = re.compile(r"([0-9.,]+)[\s-]?([^\W\d_]*)")
+_DIGITS_AND_SCALE = deferred(r"([0-9.,]+)[\s-]?([^\W\d_]*)")
 """The digits, and the scale word after them: a letter of any script ("milhões" had crashed the judge)."""
 MONEY_SCALE_LETTERS = r"(?:mn|m|b)\b"
 """After a currency sign "m" and "b" are millions and billions: its digits alone are not the number."""
-_MONEY_SCALE = re.compile(r"([$€£¥][0-9][0-9,]*(?:\.[0-9]+)?)(" + MONEY_SCALE_LETTERS + ")")
+_MONEY_SCALE = deferred(r"([$€£¥][0-9][0-9,]*(?:\.[0-9]+)?)(" + MONEY_SCALE_LETTERS + ")")
 """After a currency sign "m" and "b" are millions and billions ("$310M", "€1.5B"): there they are no
 metres or minutes."""
 
@@ -84,10 +86,10 @@ def _money_scaled(found: re.Match[str]) -> str:
     return f"{found.group(1)} {'billion' if found.group(2) == 'b' else 'million'}"
 
 
-_WHOLE_HOUR = re.compile(r"(?<![0-9:])([0-9]{1,2}):00(?![0-9]|:[0-9])")
+_WHOLE_HOUR = deferred(r"(?<![0-9:])([0-9]{1,2}):00(?![0-9]|:[0-9])")
 """ "9:00" is the hour 9, as "9am" is: read as 9 and 0, it had to have a 0 in the context. Other minutes
 stay numbers of their own ("9:30" is 9 and 30)."""
-_UNDERSCORED = re.compile(r"(?<![\w.])[0-9]{1,3}(?:_[0-9]{3})+(?![\w.])")
+_UNDERSCORED = deferred(r"(?<![\w.])[0-9]{1,3}(?:_[0-9]{3})+(?![\w.])")
 """"60_000" as code writes 60,000 (Python, JavaScript, Rust, Java, Go): read as 60 and 0, a copy of the
 documentation's "timeout: 60_000" lacked its 60,000."""
 
@@ -96,7 +98,7 @@ def _joined(found: re.Match[str]) -> str:
     return found.group().replace("_", "")
 
 
-_GROUPED = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
+_GROUPED = deferred(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
 
 _DECIMAL_ZEROS = (
     0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6, 0xE50, 0xED0,
@@ -122,7 +124,7 @@ OTHER_DIGITS = "".join(chr(zero + digit) for zero in _DECIMAL_ZEROS for digit in
 """Every character `ascii_digits` may rewrite: a text with none has nothing for it to do."""
 _ARABIC_MARKS = {"\u066b": ".", "\u066c": ","}
 """The Arabic decimal and thousands separators ("١٬٠٠٠٫٥" is 1,000.5)."""
-_OTHER_NUMBER = re.compile(
+_OTHER_NUMBER = deferred(
     r"[^\x00-\x7f](?:(?<=[^\D0-9])[^\D0-9]*(?:[\u066b\u066c][^\D0-9]+)*"
     r"|(?<=[" + _SUPERSCRIPTS + "])[" + _SUPERSCRIPTS + "]*|(?<=[" + _FRACTIONS + ENCLOSED_NUMBERS + "]))")
 """A number in decimal digits of another script, a run of superscripts, or one fraction or enclosed
@@ -202,7 +204,7 @@ def numbers_in(low: str, spelled: Iterable[float] = (), *, claim: bool = False,
     return frozenset(found)
 
 
-_BEFORE_MAY = re.compile(r"\b(?:on|by|from|until|till|through|before|after|since|of|each|every|begins?|"
+_BEFORE_MAY = deferred(r"\b(?:on|by|from|until|till|through|before|after|since|of|each|every|begins?|"
                          r"starts?|ends?|effective|as of|due)\s+$")
 """What "May" before a day follows to be the month, not the verb ("you may 5 times"): looked for in the
 24 characters before it (from the text's start, 10,000 of them had taken 7 s in 100 KB)."""
@@ -331,7 +333,7 @@ _DIGIT_MARKS = bytes(ord("0") if byte in b"0123456789" else ord(" ") for byte in
 """A byte table making ASCII digits "0" and every other byte a space."""
 
 
-_MAY_DATE = re.compile(r"[-/]|[0-9]\.[ \u00a0]?[12][0-9]{3}|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+_MAY_DATE = deferred(r"[-/]|[0-9]\.[ \u00a0]?[12][0-9]{3}|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 """What a text with a date has beside its year: a claim with a year and none of them (a price of 1,250, a
 count of 1968) is spared the date search. A year after a digit and a period may end a date
 ("15.03.2024")."""
@@ -347,12 +349,12 @@ _MONTHS = {
 MONTH_WORDS = frozenset(_MONTHS)
 """The names of months (and their short forms) a day of one is read after or before."""
 _MONTH_BACKWARDS = "(" + "|".join(month[::-1] for month in _MONTHS) + ")(?![a-z])"
-_AFTER_YEAR = re.compile(r"(?:([-/])([0-9]{1,2})\1([0-9]{1,2})(?![0-9])|(?![0-9]|[.,][0-9]))")
+_AFTER_YEAR = deferred(r"(?:([-/])([0-9]{1,2})\1([0-9]{1,2})(?![0-9])|(?![0-9]|[.,][0-9]))")
 """What follows a year: the month and day of "2024-03-15" or "2024/03/15", or nothing that makes it part
 of a longer number ("20245", "2024.5"). After a day, a comma and a digit are a table's next cell (a CSV
 row's "2022-09-19,18"), no decimal of it."""
 _ORDINAL_BACKWARDS = "(?:ts|dn|dr|ht)?"
-_BEFORE_YEAR = re.compile(
+_BEFORE_YEAR = deferred(
     r"([-/])([0-9]{1,2})\1([0-9]{1,2})(?![0-9.,])"
     r"|(?:\s*,\s*|\s+)" + _ORDINAL_BACKWARDS + r"([0-9]{1,2})"
     r"(?:(?:\s*[-–]\s*|\s+(?:dna|ot|hguorht)\s+|\s*&\s*)" + _ORDINAL_BACKWARDS + r"([0-9]{1,2}))?\s+\.?"
@@ -397,7 +399,7 @@ _DOTTED = re.compile(r"(?<![0-9.,])([0-9]{1,2})\.[ \u00a0]?([0-9]{1,2})\.[ \u00a
 spaces, "1. 7. 2025"), no digit, period or comma before them ("1.15.03.2024" is none)."""
 
 
-_SPACED_DOTTED = re.compile(r"(?<![0-9.,])([0-9]{1,2})\.[ \u00a0]([0-9]{1,2})\.[ \u00a0]")
+_SPACED_DOTTED = deferred(r"(?<![0-9.,])([0-9]{1,2})\.[ \u00a0]([0-9]{1,2})\.[ \u00a0]")
 """A date written with spaces throughout ("1. 7. 2025"): "4.8. 2024 was its best year" is a decimal ending a
 sentence and a year opening the next."""
 
@@ -413,7 +415,7 @@ def _dotted_date(low: str, at: int, after: re.Match[str],
     return day.start(), at + 4, _date(int(low[at:at + 4]), int(day[2]), int(day[1]))
 
 
-_VERSION_WORD = re.compile(
+_VERSION_WORD = deferred(
     r"(?:\b(?:version|versión|versione|versão|release|build|patch|firmware|revision|rev)[\s.:#]{0,2}"
     r"|(?<![^\W\d_])v ?)$")
 """A version's word right before a number ("version 2.1.2024", "Release: 1.10.2024", "v2.1.2024")."""
@@ -432,7 +434,7 @@ _MONTH_NAMES = "|".join(_MONTHS)
 _MONTH_NAMED = {number: re.compile(r"\b(?:" + "|".join(name for name, value in _MONTHS.items()
                                                        if value == number) + r")\b")
                 for number in range(1, 13)}
-_MONTH_DAY = re.compile(
+_MONTH_DAY = deferred(
     r"\b(?:(" + _MONTH_NAMES + r")\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?|([0-9]{1,2})(?:st|nd|rd|th)?\s+"
     r"(?:of\s+)?(" + _MONTH_NAMES + r"))\b(?![.,]?[0-9]|,?\s*[0-9]{4})")
 """A day of a month with no year of its own ("March 15", "15th of March"; not "March 15, 2024")."""
@@ -468,7 +470,7 @@ def _year_starts(low: str, years: set[float]) -> Iterator[int]:
 
 
 _FEW_YEARS = 8
-_YEAR_DIGITS = re.compile(r"[12][0-9]{3}")
+_YEAR_DIGITS = deferred(r"[12][0-9]{3}")
 
 
 _IN_NUMBER = frozenset("0123456789.,")
@@ -531,11 +533,11 @@ def _without(low: str, dates: list[tuple[int, int, frozenset[float]]]) -> str:
     return " ".join(kept)
 
 
-_SIGN = re.compile(r"[-\u2212](?<![\w.,][-\u2212])(?=[0-9])")
+_SIGN = deferred(r"[-\u2212](?<![\w.,][-\u2212])(?=[0-9])")
 """A minus sign's candidates: a hyphen or U+2212 before a digit and after no word, digit or decimal point,
 so "10-20", "COVID-19" and "2024-01-05" hold none. Starting with a single character class lets the regex
 engine skip ahead to the hyphens."""
-_MINUS = re.compile(r"(?:^|\(|\b(?:at|to|of|is|was|were|are|be|from|between|and|or|about|around|reach|"
+_MINUS = deferred(r"(?:^|\(|\b(?:at|to|of|is|was|were|are|be|from|between|and|or|about|around|reach|"
                     r"reaches|reached|hit|hits|fell|drops?|dropped)\s+)minus\s+(?=[0-9])")
 """"minus" as a sign: after a word that introduces a quantity ("at minus 20", "between minus 20 and minus
 10"), not after one ("100 dollars minus 15", "the price minus 5"), where it subtracts."""
@@ -625,7 +627,7 @@ def _one_before(spaced: str, at: int, starts: list[tuple[int, str]]) -> None:
         starts.append((end - 3, "one"))
 
 
-_WORD = re.compile(r"\s*(\S+)")
+_WORD = deferred(r"\s*(\S+)")
 """The next word, as `str.split` delimits words."""
 
 
@@ -646,7 +648,7 @@ _TIME_OR_MONEY = ("[天日年月周週秒元块塊円倍岁歲%％]|小时|小�
 _COUNTED = "[个個件次人台家种種张張本页頁位名步层層期项項条條克米里只双雙箱盒瓶份款]"
 _NUMERAL = "[零〇一二两兩三四五六七八九十百千万萬亿億]"
 _AFTER_NUMBER = f"(?={_COUNTED}|{_TIME_OR_MONEY})"
-_CJK_NUMBER = re.compile(
+_CJK_NUMBER = deferred(
     f"([零〇二两兩三四五六七八九十百千万萬亿億](?<!{_NUMERAL}.){_NUMERAL}*){_AFTER_NUMBER}"
     f"|(一(?<![{_NUMERAL[1:-1]}统唯同之逐专单划均第].)(?:{_NUMERAL}+{_AFTER_NUMBER}|(?={_TIME_OR_MONEY})))"
     r"|([0-9](?<![0-9.].)[0-9]*(?:\.[0-9]+)?)([万萬亿億])")
@@ -704,7 +706,7 @@ _UNIT_AFTER = (r"(?=" + _SPACE + r"(?:€|%|eur\b|euro|kg\b|g\b|mg\b|cm\b|mm\b|m
                r"anos\b|dias\b))")
 """The units a decimal comma is read before ("2,5 Jahre", "1,5 Wochen", "2,5 Std."): the plurals of
 `ragmon.text.units`' European units, as a number with decimals takes."""
-_DECIMAL_COMMA = re.compile(r",[0-9]{1,2}(?![0-9]|,[0-9])")
+_DECIMAL_COMMA = deferred(r",[0-9]{1,2}(?![0-9]|,[0-9])")
 """A comma and decimals, the literal every continental decimal starts its search with."""
 _NUMBER_ENDS = r"(?![0-9]|[.,][0-9])"
 """A number's end, a sentence's full stop after it too ("Die Miete beträgt 1.250,50.")."""
@@ -713,7 +715,7 @@ _NO_UNIT_PRICE = (r"(?! ?(?:per|a|an|je|pro|par|al|por|/) ?(?:litre|liter|l|kwh|
 """Not a price per unit after it: "1.850 euros per litre" and "€ 1.859 per litre" keep their decimals."""
 _GROUPS = r"[1-9][0-9]{0,2}(?:\.[0-9]{3})+"
 """Thousands grouped by dots, never led by a 0 ("0.125" is no thousand)."""
-_CONTINENTAL = re.compile(
+_CONTINENTAL = deferred(
     r"(?<![0-9.,])(?P<grouped>" + _GROUPS + r"),(?P<grouped_decimals>[0-9]{1,2})" + _NUMBER_ENDS
     + r"|(?<![0-9.,])(?P<unit>[0-9]+),(?P<unit_decimals>[0-9]{1,2})(?![0-9.,])" + _UNIT_AFTER
     + r"|(?<![0-9.,])(?P<sign_after>" + _GROUPS + r")" + _NUMBER_ENDS + r"(?=" + _SPACE + r"€)"

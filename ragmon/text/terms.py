@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ragmon.text import european, literals, units
 from ragmon.text.cache import text_cache, wide
+from ragmon.text.deferred import deferred
 from ragmon.text.numbers import (
     MONTH_WORDS,
     NO_NUMBERS,
@@ -61,7 +62,7 @@ FUNCTION_WORDS = STOPWORDS | european.FUNCTION_WORDS
 """What no term is made of: English's function words and those of the European languages ragmon reads.
 Telling where a sentence opens (`ragmon.text.claims`) asks English's alone: "La" or "Le" in a name is
 no sentence's first word."""
-_ELIDED = re.compile(r"(?:l|d|qu|n|s|c|j|m|t|dell|all|dall|nell|sull|coll|un|quell|quest|nessun|lorsqu|"
+_ELIDED = deferred(r"(?:l|d|qu|n|s|c|j|m|t|dell|all|dall|nell|sull|coll|un|quell|quest|nessun|lorsqu|"
                      r"puisqu|jusqu)'([^\W\d_']+)")
 """A French or Italian word after an elided article, pronoun or preposition ("l'article", "d'Allemagne",
 "qu'il", "dell'ordine", "nell'app"): the word is the term, so "l'article" is "les articles"' term."""
@@ -136,7 +137,7 @@ _CJK_LETTERS = "\u3040-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaf
 """The characters Chinese and Japanese write words in, with no space between words: the CJK ideographs
 (Han), hiragana and katakana, full and half width (not the katakana middle dot, which separates words)."""
 CJK_CHARACTER = re.compile(f"[{_CJK_LETTERS}]")
-_CJK_RUN = re.compile(f"[{_CJK_LETTERS}]{{2,}}")
+_CJK_RUN = deferred(f"[{_CJK_LETTERS}]{{2,}}")
 
 
 def is_cjk(text: str) -> bool:
@@ -196,18 +197,18 @@ again."""
 _PAIRS_HELD = 1 << 16
 
 
-_NO_LETTER_PAIR = re.compile("[\u3040\u3097-\u309c\u30a0\ufa6e\ufa6f\ufada-\ufaff]{2}")
+_NO_LETTER_PAIR = deferred("[\u3040\u3097-\u309c\u30a0\ufa6e\ufa6f\ufada-\ufaff]{2}")
 """Two of the characters `_CJK_LETTERS` takes in that are no letters (combining sound marks, code points
 not assigned): a pair of them is no term, as a symbol is none."""
 
 
-_NEGATOR = re.compile("[不没沒未无無非别別勿并並从從尚]")
-_PAIR = re.compile(f"(?=([{_CJK_LETTERS}]{{2}}))")
-_NEGATION = re.compile(
+_NEGATOR = deferred("[不没沒未无無非别別勿并並从從尚]")
+_PAIR = deferred(f"(?=([{_CJK_LETTERS}]{{2}}))")
+_NEGATION = deferred(
     "(?:(?:并|並)(?:没有|沒有|不)|(?:从|從)(?:不|未)|尚未|(?:没|沒)有?|不(?:能|可以|可|会|會|得|再|要|(?![过過但仅僅论論管断斷久用]))"
     "|(?:无|無)(?:法|(?![论論线線需]))|未(?![来來])|非(?<![除无無莫是].)(?!常)|(?:别|別)(?!人)|勿)"
     f"(?=([{_CJK_LETTERS}][{_CJK_LETTERS}]))")
-_NO_NEED = re.compile("无需|無需|无须|無須|毋需|不用|不必")
+_NO_NEED = deferred("无需|無需|无须|無須|毋需|不用|不必")
 _NEED = "需要"
 """No need: "会员无需支付运费" (members need not pay shipping) holds "¬需要", the opposite of the "需要" of
 "会员需要支付运费", as "不需要" does; its pairs alone had shared 4 of 7 with the claim and supported it. Added
@@ -223,11 +224,11 @@ itself. Pairs holding a negator that are words of their own negate nothing: "不
 only), "无论" (no matter), "不断" (constantly), "不久" (soon), "非常" (very), "未来" (future), "无线"
 (wireless), "别人" (others), "除非" (unless); "无需" and "不用" (no need to) negate a need (`_NO_NEED`),
 not the verb after them."""
-_KANA = re.compile("[\u3040-\u30ff]")
+_KANA = deferred("[\u3040-\u30ff]")
 """Japanese: its negation is a verb's ending ("できません"), and its 無, 不, 未 and 非 are prefixes of words
 ("無料", free of charge), so a text with kana is read for `_JAPANESE_NEGATION` instead."""
-_JAPANESE_NEGATOR = re.compile("ません|ない|なかった|なく|ず")
-_JAPANESE_NEGATION = re.compile(f"(?=([{_CJK_LETTERS}]{{2}})(?:ません|ない|なかった|なく))")
+_JAPANESE_NEGATOR = deferred("ません|ない|なかった|なく|ず")
+_JAPANESE_NEGATION = deferred(f"(?=([{_CJK_LETTERS}]{{2}})(?:ません|ない|なかった|なく))")
 """The pair of characters before a negative ending, made negative: "返品できません" (cannot be returned)
 holds "¬でき", the opposite of the "でき" of "返品できます" (can be), where as plain pairs 4 of the
 claim's 5 were there and it was supported."""
@@ -243,12 +244,12 @@ FILE_CITATION = r"【[^【】\n]{1,64}】"
 SUPERSCRIPT_CITATION = r"<sup>[^<>\n]{1,16}</sup>"
 """The marks an answer cites its sources with, as patterns: `ragmon.text.claims` lets them follow a full
 stop, and here their numbers are read as none."""
-_CITATION_MARK = re.compile(CITATION_MARK)
-_QUOTED_LIST = re.compile(r'\s*"[^"\n]*"(?:\s*,\s*"[^"\n]*")+\s*')
+_CITATION_MARK = deferred(CITATION_MARK)
+_QUOTED_LIST = deferred(r'\s*"[^"\n]*"(?:\s*,\s*"[^"\n]*")+\s*')
 """A JSON list of two or more strings, and nothing else (`["black", "white"]`)."""
-_JSON_VALUE = re.compile(r'"\s*:\s*\Z')
+_JSON_VALUE = deferred(r'"\s*:\s*\Z')
 """A JSON key before a list, its value (`"ports": [8080, 8443]`): no citation follows one."""
-_HEADING_VERSION = re.compile(r"[ \t]*#+[ \t]*\[v?[0-9]+(?:\.[0-9]+)+\]")
+_HEADING_VERSION = deferred(r"[ \t]*#+[ \t]*\[v?[0-9]+(?:\.[0-9]+)+\]")
 """A changelog's heading naming its version (`## [3.2.0] - 2024-05-02`)."""
 
 
@@ -267,11 +268,11 @@ def _unmarked(bracketed: re.Match[str]) -> str:
     return " "
 
 
-_LINK = re.compile(r"\[([^\[\]\n]{1,200})\]\([^()\s]{1,2000}\)")
+_LINK = deferred(r"\[([^\[\]\n]{1,200})\]\([^()\s]{1,2000}\)")
 """A markdown link, read as its text: "[Refund Policy](https://shop.example.com/help/refund-policy)" had
 lost its words as a citation mark and kept the address's ("https", "com", "shop")."""
-_FILE_CITATION = re.compile(FILE_CITATION)
-_COUNTRY = re.compile(
+_FILE_CITATION = deferred(FILE_CITATION)
+_COUNTRY = deferred(
     r"U(?<![\w.]U)(?:\.S\.(?:A\.)?|\.K\.|SA|S|K|nited (?:States(?: of America)?|Kingdom))(?!\w)")
 """The US and the UK by any of their usual names, read as one word each, so "U.S." in a passage
 supports "the United States" in a claim. It starts with a literal, so the regex engine looks for "U"
@@ -365,7 +366,7 @@ _FULL_WIDTH_MARKS = "\uff0c\uff0e\uff1a\uff08\uff05"
 """The full-width forms that change what is read: the comma and the period of numbers ("５，０００",
 "３．５"), the colon and the parenthesis of a note of the sources ("（来源：文档1）"), the percent sign. Where
 one is, the text's full-width forms are all translated."""
-_LISTING_COMMA = re.compile("(?<=[0-9\uff10-\uff19])\uff0c(?=[0-9\uff10-\uff19])"
+_LISTING_COMMA = deferred("(?<=[0-9\uff10-\uff19])\uff0c(?=[0-9\uff10-\uff19])"
                             "(?![0-9\uff10-\uff19]{3}(?![0-9\uff10-\uff19]))")
 """A full-width comma between numbers that separates no thousands ("10，20％", not "５，０００円"): an
 enumeration comma, written as the ideographic one that means so."""
@@ -398,7 +399,7 @@ def prepare(text: str) -> str:
     return low
 
 
-_NON_DASHED = re.compile("non[\u2012\u2013\u2014\u2015\u2212]")
+_NON_DASHED = deferred("non[\u2012\u2013\u2014\u2015\u2212]")
 """"non" written with another dash ("non–refundable", an en dash, as word processors and chat models write
 it): joined as "non-" is, or "refundable" was read against a page's "non–refundable"."""
 
@@ -462,7 +463,7 @@ def american(word: str) -> str:
     return word
 
 
-_NEGATIVE = re.compile(
+_NEGATIVE = deferred(
     r"(?:un|non)([a-z]{4,})"
     r"|(?:in|im|il|ir)([a-z]{3,}(?:able|ible|ent|ant|ate|ete|ite|ive|al|ic|ous|ar|id|ect|ure)(?:ly)?)")
 """A word made negative by its prefix: unlikely, non-refundable, incorrect, impossible, illegal,
@@ -483,7 +484,7 @@ def opposite(term: str) -> str:
     return term[1:] if term.startswith(NEGATION) else NEGATION + term
 
 
-_NO_LETTER = re.compile(r"[\W_]+")
+_NO_LETTER = deferred(r"[\W_]+")
 
 
 def _term(word: str) -> str:
@@ -597,7 +598,7 @@ def _read_terms(text: str) -> tuple[frozenset[str], str, str, bool]:
     return terms, low, spaced, cjk
 
 
-_HOW_MEASURE = re.compile(r"\bhow\s+(?:long|far|soon|old)\b(?!-)")
+_HOW_MEASURE = deferred(r"\bhow\s+(?:long|far|soon|old)\b(?!-)")
 """A question's measure ("how long", "how far", "how soon", "how old"): asked after "how", the word names
 what the answer states as a figure ("5 business days", "2 miles"), not a word it repeats, so "How long do
 refunds take?" held its "long" against every answer, which then had 2 of its 3 terms at most. Elsewhere the
@@ -640,7 +641,7 @@ NO_LITERALS: frozenset[str] = frozenset()
 NO_UNITS: frozenset[tuple[float, str]] = frozenset()
 
 
-_MARKUP = re.compile(
+_MARKUP = deferred(
     SUPERSCRIPT_CITATION + r"|</?[a-z][\w-]{0,30}(?:\s[^<>\n]{0,200})?/?>|(?<![0-9])\^[0-9]{1,3}")
 """HTML tags in a claim ("<b>", "<p>": words no context holds), a footnote in superscript ("<sup>1</sup>")
 and a caret's ("sale^1"): its number is no quantity. Only a claim's: a passage's "x^2" keeps its 2."""
@@ -648,9 +649,9 @@ _SOURCE = (r"(?:(?:doc(?:ument)?|source|passage|context|chunk|ref(?:erence)?)[ _
            r"(?: ?[-–] ?[0-9]{1,3})?")
 _SOURCES = (r"\((?:(?:see|cf\.?) )?(?:(?:sources?|refs?\.?|references?|citations?|docs?|documents?|passages?|"
             r"contexts?)(?:: ?| ))?" + _SOURCE + r"(?: ?(?:,|;|&|and) ?" + _SOURCE + r")*\)")
-_LISTED = re.compile(r"(?:^|(?<=[\s:;,]))(?:\(?[0-9]{1,2}\)(?=\s)|" + _SOURCES
+_LISTED = deferred(r"(?:^|(?<=[\s:;,]))(?:\(?[0-9]{1,2}\)(?=\s)|" + _SOURCES
                      + r"|\((?:sources?|references?|citations?): [^()\n]{1,120}\))")
-_CJK_LISTED = re.compile(r"\((?:" + CJK_SOURCES + r"):[^()\n]{1,120}\)")
+_CJK_LISTED = deferred(r"\((?:" + CJK_SOURCES + r"):[^()\n]{1,120}\)")
 """An item's number in a sentence that lists them ("you must (1) keep the receipt and (2) return the box",
 "1) keep it, 2) return it"), and a note of the sources in parentheses ("(1)", "(Source: doc-1)", "(see
 doc 2)", "(Sources: 1, 3)", "(Source: Refund Policy, p. 3)"): no quantity the claim states, though read
@@ -676,7 +677,7 @@ def _unlisted(listed: re.Match[str]) -> str:
     return " "
 
 
-_LIMIT_OPENING = re.compile(r"(?:defaults?(?: to| is|:)?|or|up to|max(?:imum)?:?|min(?:imum)?:?|at most|"
+_LIMIT_OPENING = deferred(r"(?:defaults?(?: to| is|:)?|or|up to|max(?:imum)?:?|min(?:imum)?:?|at most|"
                             r"at least|limit:?|default value:?)\s*")
 """What a parenthesis opens with before a number that is a setting's or a limit's value."""
 
