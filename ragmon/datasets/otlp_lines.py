@@ -2,22 +2,26 @@
 
 The one format with no record per example: a trace may be spread over many lines and files, and is whole
 only once every file has been read.
+
+The OTLP decoder (protobuf's generated classes), the Assembler and span extraction are imported when a
+first OTLP line is read: every `ragmon replay` and `ragmon calibrate` loads datasets through here, and most
+read no OTLP file, while those imports took ~0.13 s of CPU of each such command's ~0.45.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragmon.datasets.decoding import blank_line, json_error, json_line
 from ragmon.datasets.fields import json_type
 from ragmon.datasets.locate import LineOf, fixed
 from ragmon.errors import InputError
 from ragmon.model import Example
-from ragmon.otlp.decode import DecodeError, decode_json
-from ragmon.semconv.extract import ExtractionError, extract_noted
-from ragmon.traces import Assembler, Span
+
+if TYPE_CHECKING:
+    from ragmon.traces import Assembler, Span
 
 OTLP_MARKERS = ("resourceSpans", "resource_spans")
 """An ExportTraceServiceRequest's one field, under either name proto3's JSON mapping has parsers accept:
@@ -44,12 +48,16 @@ class Recording:
     from an endless stream, and evicting or truncating a trace here would score it on part of its spans."""
 
     def __init__(self) -> None:
-        self._assembler = Assembler(max_traces=sys.maxsize, max_spans_per_trace=sys.maxsize)
+        self._assembler: Assembler | None = None
         self._span_at: dict[tuple[str, str], tuple[str, int]] = {}
 
     def read(self, lines: Iterable[tuple[int, bytes]], source: str) -> None:
         """Every span of one file's lines into the assembly; a trace is decided only once every file has
         been read (`examples`)."""
+        if self._assembler is None:
+            from ragmon.traces import Assembler
+
+            self._assembler = Assembler(max_traces=sys.maxsize, max_spans_per_trace=sys.maxsize)
         spans = 0
         for number, raw in lines:
             if blank_line(raw):
@@ -64,6 +72,10 @@ class Recording:
     def examples(self, skipped: Skipped) -> Iterator[tuple[Example, str, LineOf]]:
         """Every trace decided (no clock: the files are all there is), then extracted, each example with
         the file and line of its first span."""
+        if self._assembler is None:
+            return
+        from ragmon.semconv.extract import ExtractionError, extract_noted
+
         for decided in self._assembler.drain():
             trace = decided.trace
             try:
@@ -94,6 +106,8 @@ def _otlp_spans(raw: bytes, source: str, number: int) -> tuple[Span, ...]:
         raise InputError(f"expected an OTLP/JSON ExportTraceServiceRequest (an object with "
                          f"{' or '.join(map(repr, OTLP_MARKERS))}) like the lines before it, got "
                          f"{json_type(obj)}", source=source, line=number)
+    from ragmon.otlp.decode import DecodeError, decode_json
+
     try:
         batch = decode_json(raw)
     except DecodeError as exc:
