@@ -82,15 +82,23 @@ def test_top_level_help_is_plain_text_naming_every_subcommand(ragmon_cmd: list[s
     assert all(name in result.stdout for name in ("serve", "replay", "calibrate", "demo"))
 
 
-def test_a_missing_dependency_exits_2_not_1(tmp_path) -> None:
-    # As in a CI image where protobuf (package "google") was not installed: the replay command cannot be
-    # loaded. Python's own exit status would be 1, "a gate was breached"; the run did not even start.
-    code = ("import sys; sys.modules['google'] = None; from ragmon.cli import main; "
+@pytest.mark.parametrize(("missing", "dataset", "error"), [
+    # A module of ragmon's own lost (a broken install): the replay command cannot be loaded.
+    ("ragmon.baseline", "golden.jsonl", "cannot load the replay command: "),
+    # protobuf (package "google") not installed: replay loads (it needs protobuf for recorded traces
+    # alone), and recorded traces cannot be decoded.
+    ("google", "traces.otlp.jsonl", "cannot read recorded traces: "),
+], ids=["ragmon-module", "protobuf"])
+def test_a_missing_dependency_exits_2_not_1(tmp_path: Path, missing: str, dataset: str, error: str) -> None:
+    # As in a CI image missing a dependency. Python's own exit status would be 1, "a gate was breached"; the
+    # run did not complete.
+    (tmp_path / dataset).write_text('{"resourceSpans": []}\n', encoding="utf-8")
+    code = (f"import sys; sys.modules[{missing!r}] = None; from ragmon.cli import main; "
             "sys.exit(main(sys.argv[1:]))")
-    result = subprocess.run([sys.executable, "-c", code, "replay", str(tmp_path / "golden.jsonl")],
+    result = subprocess.run([sys.executable, "-c", code, "replay", str(tmp_path / dataset)],
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2, result.stderr
-    assert result.stderr.startswith("ragmon replay: error: cannot load the replay command: ")
+    assert result.stderr.startswith(f"ragmon replay: error: {error}")
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
