@@ -63,8 +63,9 @@ lint: $(VENV)/.test
 # every test module's asserts again: the suite took 513-520 s, now ~345 s. Three workers on two cores: a
 # third of the suite's time is waiting (sidecars' quiet periods, Prometheus' first scrape, subprocesses),
 # so with two the cores sat idle a third of it (8 m 35 s, user + sys 11 m 09 s); with three, 6 m 15 s.
+# Files longest first (tests/conftest.py's LONGEST_FILES), not xdist's order by count of tests.
 test: $(VENV)/.test debian-packages $(GRAFANA_SCHEMAS:package-lock.json=node_modules/.package-lock.json) lint
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 3 --dist loadfile
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 3 --dist loadfile --no-loadscope-reorder
 
 bench: $(VENV)/.runtime
 	$(BIN)/python benchmarks/replay.py
