@@ -315,7 +315,6 @@ def test_a_trace_whose_parent_no_file_holds_is_not_blamed_on_a_wait(tmp_path: Pa
         f"documents are not scored alone")
 
 
-
 @pytest.mark.parametrize("recorded", [False, True], ids=["golden-set", "recorded-traces"])
 def test_the_otlp_decoder_is_imported_by_a_replay_of_recorded_traces_alone(
         tmp_path: Path, r: Recorded, recorded: bool) -> None:
