@@ -36,6 +36,7 @@ import time
 import unicodedata
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, SupportsIndex, TypeGuard, TypeVar, cast
 
@@ -50,6 +51,7 @@ from ragmon.cli import (
     stop_status,
     stopped_by,
     terminated_on_signal,
+    unfinished,
 )
 from ragmon.datasets.fields import json_type
 from ragmon.datasets.locate import LineOf
@@ -73,10 +75,12 @@ from ragmon.files import (
     check_not_directory,
     existing_file,
     file_at,
+    holds_one_report,
     input_file,
     not_waiting,
     unwritable,
     written_to_stream,
+    written_whole,
 )
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
@@ -909,6 +913,7 @@ def _run(args: argparse.Namespace, checkpoint: Callable[[], None]) -> int:
     _check_judge_flags(args)
     _check_sweep(args)
     prices = _claude_prices(args) if "claude" in _judges(args) else None
+    _write_unfinished_report(args)
     items = load_labelled(args.datasets)
     # Every judge is built before any judges: a bad option (an unusable --cache-dir) costs nothing yet.
     judges = [_build_judge(name, args, prices) for name in _judges(args)]
@@ -983,6 +988,14 @@ def stopped(argv: Sequence[str], reason: str, status: int) -> str:
     return _stopped_line(reason, _replace_named_report(argv, reason, wait=False))
 
 
+def _write_unfinished_report(args: argparse.Namespace) -> None:
+    """Before anything is read or judged, the report file, when an error report may replace it, says the
+    run has not finished, as replay's do (`_write_unfinished_reports`): a run killed outright had left the
+    previous run's figures at the path. A regular file only: a pipe's reader would get two reports."""
+    if args.json is not None and holds_one_report(args.json):
+        _replace_report(args.json, unfinished("ragmon calibrate", datetime.now(UTC)), args.datasets)
+
+
 def _replace_named_report(argv: Sequence[str], message: str, *, wait: bool = True) -> bool:
     """The report a command line that did not run names, replaced; whether it was. Only the report flag is
     read, on its own (and RAGMON_CALIBRATE_JSON), and only written out in full: when it does not parse
@@ -1045,7 +1058,8 @@ def _write_json(path: Path, doc: Mapping[str, Any], *, wait: bool = True) -> Non
         # A lone surrogate (half an emoji) in an id as U+FFFD: jq 1.6 refuses a whole file for its escape.
         # A claim's or an id's `##[` as JSON's escape: a step that prints the file runs no CI log command.
         text = inert(replace_lone_surrogates(json.dumps(doc, indent=2, ensure_ascii=False)), json_escape)
-        if not written_to_stream(path, [text + "\n"]):  # opened by name, `>> ci.log` lost its lines
+        if not (written_to_stream(path, [text + "\n"])  # opened by name, `>> ci.log` lost its lines
+                or written_whole(path, [text + "\n"])):
             with open(path, "w", encoding="utf-8", opener=None if wait else not_waiting) as handle:
                 handle.write(text + "\n")
     except OSError as exc:

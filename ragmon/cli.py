@@ -22,6 +22,7 @@ import sys
 import textwrap
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
@@ -303,6 +304,13 @@ def stopped_by(exc: BaseException) -> str:
     if isinstance(exc, KeyboardInterrupt):
         return stop_reason(exc)
     return f"internal error (a bug in ragmon): {type(exc).__name__}: {exc}"
+
+
+def unfinished(command: str, started: datetime) -> str:
+    """What a report written before the run's work says, until the run replaces it with its own."""
+    return (f"{command} started at {started.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC and has not finished: "
+            "if it is no longer running, it was killed before it could write this report (SIGKILL: the "
+            "out-of-memory killer, a CI job's time limit)")
 
 
 def stop_status(exc: KeyboardInterrupt) -> int:

@@ -3,8 +3,10 @@ over the run's own input (`ragmon replay golden.jsonl --json golden.jsonl`), by 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+import secrets
 import stat
 import sys
 from collections.abc import Iterable
@@ -82,6 +84,58 @@ def written_to_stream(path: Path, content: Iterable[str]) -> bool:
             printed.flush()
     with open(os.dup(descriptor), "w", encoding="utf-8", errors="backslashreplace") as handle:
         handle.writelines(content)
+    return True
+
+
+def holds_one_report(path: Path) -> bool:
+    """Whether `path` keeps only the last report written to it: a regular file (through links) or none yet,
+    other than the one standard output or error goes to. A pipe's reader, a terminal, and `> out.json` get
+    every report written there, one after another."""
+    try:
+        regular = stat.S_ISREG(path.stat().st_mode)
+    except FileNotFoundError:
+        return True
+    except (OSError, ValueError):
+        return False
+    return regular and standard_stream(path) is None
+
+
+def written_whole(path: Path, content: Iterable[str]) -> bool:
+    """Whether `path` names a regular file, or none yet, and if so `content` written to a new file beside it
+    then renamed over it. Written in place, a report was cut short by a kill during the write (SIGKILL: the
+    out-of-memory killer, a CI job's time limit; a JSON report of 60 MB takes seconds): half a report, which
+    a publishing step failed to parse, or read as this run's whole. Renamed, the path holds the file before or
+    the whole report, at any moment. A link keeps pointing where it did (the file it names is replaced), and
+    a file replaced keeps its permission bits and, where that may be given, its owner; one made anew gets
+    those `open` gives. Anything else (a pipe, a device), or a directory where no file may be made, is for
+    the caller to write in place: False. A kill during the write leaves the new file, hidden
+    (`.report.json.<random>.tmp`), beside the old one."""
+    target = Path(os.path.realpath(path))
+    try:
+        status: os.stat_result | None = target.stat()
+    except FileNotFoundError:
+        status = None
+    except (OSError, ValueError):
+        return False
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        return False
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+    except OSError:
+        return False
+    try:
+        with open(descriptor, "w", encoding="utf-8", errors="backslashreplace") as handle:
+            if status is not None:
+                os.fchmod(descriptor, stat.S_IMODE(status.st_mode))
+                with contextlib.suppress(OSError):  # another user's file, replaced by root; not by them
+                    os.fchown(descriptor, status.st_uid, status.st_gid)
+            handle.writelines(content)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
     return True
 
 

@@ -45,6 +45,7 @@ from ragmon.cli import (
     stop_status,
     stopped_by,
     terminated_on_signal,
+    unfinished,
     variable,
 )
 from ragmon.datasets.formats import NEEDS_REVIEW
@@ -67,11 +68,13 @@ from ragmon.files import (
     check_not_directory,
     existing_file,
     file_at,
+    holds_one_report,
     input_file,
     not_a_directory,
     not_waiting,
     unwritable,
     written_to_stream,
+    written_whole,
 )
 from ragmon.gate import (
     EXIT_BREACHED,
@@ -533,6 +536,7 @@ def _replay(args: argparse.Namespace, started: tuple[datetime, float], checkpoin
     if baseline is not None:  # before scoring: a paid judge is not called for figures compared with nothing
         baselines.check_comparable(baseline, json_report.json_value({"name": judge.name, **judge.settings()}),
                                    args.k)
+    _write_unfinished_reports(args, started)
     told: datasets.Skipped = []
     examples, lines, unreviewed = _loaded(args.datasets, told, live=target is not None)
     not_rag = [entry for entry in told if entry[1] == datasets.NOT_RAG]
@@ -706,27 +710,43 @@ def _write_reports(report: Report, results: Sequence[GateResult], args: argparse
 
 
 def _write_error_reports(args: argparse.Namespace, message: str, run_info: junit.RunInfo, *,
-                         status: int = EXIT_ERROR, wait: bool = True,
+                         status: int | None = EXIT_ERROR, wait: bool = True,
                          failed: Sequence[tuple[str, str]] = ()) -> int:
     """Best effort: when the error is that a report cannot be written, or a second one comes up here,
     the error the user must see is the first. How many files were written. A signal's (`status` 130, 143,
     129) wait for no pipe's reader: its stop signals are ignored by now, and a FIFO nobody reads had held
     the run in open() for good, stopped by nothing short of SIGKILL. So do those of a report that could
     not be written (`wait` false: `Unwritten`). The JSON one lists every example in `failed`, by id
-and reason; the others, as `message`, name the first few."""
+    and reason; the others, as `message`, name the first few. `status` None: the run has not ended
+    (`_write_unfinished_reports`), and the step summary, appended to, gets nothing."""
     return _write_all(args, as_json=lambda: json_report.render_error(message, failed),
-               as_markdown=lambda: markdown.render_error(message, status=status),
-               as_junit=lambda: junit.render_error(message, run=run_info, status=status), best_effort=True,
-               wait=wait and status == EXIT_ERROR)
+                      as_markdown=lambda: markdown.render_error(message, status=status),
+                      as_junit=lambda: junit.render_error(message, run=run_info, status=status),
+                      best_effort=True, wait=wait and status == EXIT_ERROR, step_summary=status is not None)
+
+
+def _write_unfinished_reports(args: argparse.Namespace, started: tuple[datetime, float]) -> None:
+    """Before anything is read or scored, each report file an error report may replace says the run has
+    not finished. A run killed outright (SIGKILL: the out-of-memory killer, a CI job's time limit), which
+    no handler sees, had left the previous run's reports in place, and an `if: always()` publishing step
+    showed their pass as this run's. Regular files only: a pipe's reader, or standard output, would get
+    this report and the run's after it."""
+    files = _replaceable_reports(args)
+    for flag in _REPORT_MARKERS:
+        path = getattr(files, flag)
+        if path is not None and not holds_one_report(path):
+            setattr(files, flag, None)
+    _write_error_reports(files, unfinished("ragmon replay", started[0]), _run_info(started), status=None)
 
 
 def _write_all(args: argparse.Namespace, *, as_json: Callable[[], Text], as_markdown: Callable[[], str],
-               as_junit: Callable[[], str], best_effort: bool = False, wait: bool = True) -> int:
+               as_junit: Callable[[], str], best_effort: bool = False, wait: bool = True,
+               step_summary: bool = True) -> int:
     """The step summary is appended: the Markdown report, which fits a PR comment, fits it too. How many
     files were written."""
     outputs: list[tuple[Path | None, Callable[[], Text], bool]] = [
         (args.json, as_json, False), (args.markdown, as_markdown, False), (args.junit, as_junit, False)]
-    summary_path = _step_summary()
+    summary_path = _step_summary() if step_summary else None
     if summary_path is not None and _summary_read(args, summary_path) is None:
         outputs.append((summary_path, as_markdown, True))
     written = 0
@@ -1146,6 +1166,8 @@ def _write(path: Path, content: Text, *, summary: bool = False, wait: bool = Tru
             return
         if not summary:
             path.parent.mkdir(parents=True, exist_ok=True)
+            if written_whole(path, text):
+                return
         # A JSON "\ud800" escape reads as a lone surrogate, which UTF-8 cannot encode: written back as
         # that same escape, the text is kept as the input gave it instead of stopping the run here. Not
         # in the JSON report, which holds U+FFFD instead (jq and serde_json refuse the escape).

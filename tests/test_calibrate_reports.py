@@ -6,9 +6,11 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -280,6 +282,31 @@ def test_a_signal_mid_run_replaces_the_previous_runs_report_and_is_told(
     assert (done.returncode, done.stderr) == (
         status, f"ragmon calibrate: {why}: the JSON report says the run is incomplete\n")
     assert json.loads(report.read_text()) == incomplete(why)
+
+
+def test_a_run_killed_before_its_end_leaves_a_report_saying_it_did_not_finish(tmp_path: Path) -> None:
+    # Killed outright (SIGKILL: the out-of-memory killer, a CI job's time limit), which no handler sees,
+    # the run left the previous run's figures at the path, to be published as its own. Here it is killed
+    # while it waits for its labelled examples on standard input.
+    report = tmp_path / "s.json"
+    previous_run(tmp_path, report)
+    child = subprocess.Popen([sys.executable, "-m", "ragmon", "calibrate", "-", "--json", str(report)],
+                             cwd=tmp_path, env=subprocess_env(), stdin=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while json.loads(report.read_text())["complete"]:
+            assert time.monotonic() < deadline and child.poll() is None, "the report was never replaced"
+            time.sleep(0.05)
+    finally:
+        child.kill()
+        child.wait(timeout=10)
+        assert child.stdin is not None
+        child.stdin.close()
+    doc = json.loads(report.read_text())
+    assert re.fullmatch(r"ragmon calibrate started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC and has not "
+                        r"finished: if it is no longer running, it was killed before it could write this "
+                        r"report \(SIGKILL: the out-of-memory killer, a CI job's time limit\)", doc["error"])
+    assert doc == incomplete(doc["error"])
 
 
 _SIGNALLED_WHILE_LOADING = """

@@ -86,7 +86,7 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
     return _finish(suite, summary)
 
 
-def render_error(message: str, *, run: RunInfo | None = None, status: int = 2) -> str:
+def render_error(message: str, *, run: RunInfo | None = None, status: int | None = 2) -> str:
     """A run that stopped before it had figures (bad input, an unreachable target, a judge error, or a
     signal: `status` is the exit status it stopped with)."""
     suite = _suite(run, tests=1, failures=0, errors=1)
@@ -129,10 +129,10 @@ def _run_case(suite: ET.Element) -> ET.Element:
     return ET.SubElement(suite, "testcase", classname="ragmon.run", name="replay completes", time="0")
 
 
-def _error_case(suite: ET.Element, message: str, status: int = 2) -> None:
+def _error_case(suite: ET.Element, message: str, status: int | None = 2) -> None:
     shown = text.show(message, text.ERROR_WIDTH)
     error = ET.SubElement(_run_case(suite), "error", message=shown, type="RunIncomplete")
-    error.text = f"the run could not complete (exit status {status}), so no gate was decided: {shown}"
+    error.text = f"{text.not_completed(status)}, so no gate was decided: {shown}"
 
 
 def _finish(suite: ET.Element, summary: str) -> str:

@@ -45,6 +45,7 @@ from ragmon.report.text import (
     measured,
     moved,
     nearest,
+    not_completed,
     show,
     show_id,
     verdict,
@@ -151,9 +152,10 @@ def _utf16_units(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def render_error(message: str, *, status: int = 2) -> str:
+def render_error(message: str, *, status: int | None = 2) -> str:
     """A run that stopped before it had figures: the step summary and the file say so, and why. `status`
-    is the exit status it stopped with: 2, or a signal's (130 for Ctrl-C)."""
+    is the exit status it stopped with: 2, or a signal's (130 for Ctrl-C); None for a run that has not
+    ended (the report written before its work, which its own replaces)."""
     return _joined(_incomplete_lines(message, figures=False, status=status))
 
 
@@ -220,9 +222,10 @@ def _joined(lines: Sequence[str]) -> str:
     return inert("\n".join(lines) + "\n")
 
 
-def _incomplete_lines(message: str, *, figures: bool, status: int = 2) -> list[str]:
-    lines = ["## ragmon replay: INCOMPLETE", "", f"The run could not complete (exit status {status}), so no "
-             "gate was decided:", "", _quote(_escaped(show(message, ERROR_WIDTH)))]
+def _incomplete_lines(message: str, *, figures: bool, status: int | None = 2) -> list[str]:
+    said = not_completed(status)
+    lines = ["## ragmon replay: INCOMPLETE", "", f"{said[0].upper()}{said[1:]}, so no gate was decided:", "",
+             _quote(_escaped(show(message, ERROR_WIDTH)))]
     return [*lines, "", "The figures below are of what could be scored; they decide nothing."] if figures \
         else lines
 

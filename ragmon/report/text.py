@@ -274,6 +274,14 @@ def clip(text: str, width: int) -> str:
     return _cut(_squeezed(text), width, _printable)
 
 
+def not_completed(status: int | None) -> str:
+    """How the Markdown and JUnit error reports say the run did not complete: with the exit status it
+    stopped with, or, for the report written before the run's work (`status` None), that it has not yet."""
+    if status is None:
+        return "the run has not completed"
+    return f"the run could not complete (exit status {status})"
+
+
 def show(text: str, width: int) -> str:
     """Text from the data as every report shows it: `clip`, but with a joiner kept where it joins two
     letters or emoji (`readable`). XML 1.0 forbids most control characters and every lone surrogate

@@ -1,0 +1,61 @@
+"""Reports replaced whole: what a path holds while a report is written over it, and after."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ragmon.files import holds_one_report, written_whole
+
+
+def _cut_short() -> Iterator[str]:
+    """A report's pieces, the run killed (here: an exception) after the first of them reached the file."""
+    yield '{"report_format": 1, "passed": '
+    raise KeyboardInterrupt
+
+
+def test_a_write_cut_short_leaves_the_file_it_was_replacing_whole(tmp_path: Path) -> None:
+    # Written in place, the file was truncated at once: a run killed mid-write left `{"report_format": 1,
+    # "passed": ` (or nothing), which a publishing step failed to parse.
+    report = tmp_path / "r.json"
+    report.write_text('{"complete": false}\n', encoding="utf-8")
+    with pytest.raises(KeyboardInterrupt):
+        written_whole(report, _cut_short())
+    assert report.read_text(encoding="utf-8") == '{"complete": false}\n'
+    assert os.listdir(tmp_path) == ["r.json"]  # the half-written file is gone with the write
+
+
+def test_the_file_replaced_keeps_its_mode_and_a_link_keeps_pointing_at_it(tmp_path: Path) -> None:
+    report = tmp_path / "reports" / "r.json"
+    report.parent.mkdir()
+    report.write_text("old\n", encoding="utf-8")
+    report.chmod(0o640)
+    link = tmp_path / "latest.json"
+    link.symlink_to(report)
+    assert written_whole(link, ["new", "\n"])
+    assert link.is_symlink() and report.read_text(encoding="utf-8") == "new\n"
+    assert stat.S_IMODE(report.stat().st_mode) == 0o640
+    assert sorted(os.listdir(report.parent)) == ["r.json"]
+
+
+def test_a_new_file_gets_the_mode_open_gives_it(tmp_path: Path) -> None:
+    before = os.umask(0o027)
+    try:
+        assert written_whole(tmp_path / "r.md", ["## ragmon replay\n"])
+    finally:
+        os.umask(before)
+    assert stat.S_IMODE((tmp_path / "r.md").stat().st_mode) == 0o640  # 0o666 less the umask
+
+
+def test_a_pipe_or_a_device_is_left_to_be_written_in_place(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "fifo")
+    assert not written_whole(tmp_path / "fifo", ["x"])
+    assert not written_whole(Path(os.devnull), ["x"])
+    assert stat.S_ISFIFO((tmp_path / "fifo").stat().st_mode)
+    paths = (tmp_path / "fifo", Path(os.devnull), tmp_path / "none-yet.json", tmp_path)
+    assert [holds_one_report(path) for path in paths] == [False, False, True, False]
+
