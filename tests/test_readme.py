@@ -21,11 +21,11 @@ from typing import Any
 
 import aiohttp
 import pytest
-import yaml
 from demo_scores import claims_supported, scored
 from fakes.anthropic_server import FakeAnthropic
 from polling import wait_metrics
 from prometheus_client.parser import text_string_to_metric_families
+from yaml_files import safe_load
 
 from ragmon import Context, Example, evaluate
 from ragmon.cli import OTHER_VARIABLES, SUBCOMMANDS, build_parser
@@ -298,7 +298,7 @@ def test_two_ways_to_count_says_how_each_hallucination_figure_counts(readme: str
     for figure, counted in HALLUCINATION_FIGURES.items():
         assert any(figure in clause and counted in clause for clause in clauses), figure
     rules = README.parent / "deploy" / "prometheus" / "rules.yml"
-    alerts = {rule.get("alert"): rule for group in yaml.safe_load(rules.read_text(encoding="utf-8"))["groups"]
+    alerts = {rule.get("alert"): rule for group in safe_load(rules.read_text(encoding="utf-8"))["groups"]
               for rule in group["rules"]}
     assert "ragmon_claims_unsupported_per_claims" in alerts["RagmonHallucinationRateHigh"]["expr"]
 

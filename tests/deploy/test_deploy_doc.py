@@ -30,6 +30,7 @@ import yaml
 from demo_scores import scored
 from test_grafana import promtool_expects
 from test_metric_names import exported, recording_rules, unknown_names
+from yaml_files import safe_dump, safe_load
 
 from ragmon import capture, cli, memory_budget, serve_config
 from ragmon.exporter import RESERVED_PIPELINES, Exporter
@@ -206,7 +207,7 @@ class Doc:
 
 
 def load_yaml(path: Path) -> Any:
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return safe_load(path.read_text(encoding="utf-8"))
 
 
 def prometheus_alerts() -> dict[str, dict[str, Any]]:
@@ -385,7 +386,7 @@ def promql_problems(doc: Doc) -> list[str]:
              for i, (line, expr) in enumerate(expressions)]
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "doc_promql.yml"
-        path.write_text(yaml.safe_dump({"groups": [{"name": "doc", "rules": rules}]}), encoding="utf-8")
+        path.write_text(safe_dump({"groups": [{"name": "doc", "rules": rules}]}), encoding="utf-8")
         result = subprocess.run(["promtool", "check", "rules", str(path)], capture_output=True, text=True,
                                 timeout=60)
     output = result.stdout + result.stderr
@@ -450,7 +451,7 @@ def yaml_problems(doc: Doc) -> list[str]:
         if fence.lang != "yaml":
             continue
         try:
-            excerpt = yaml.safe_load(fence.body)
+            excerpt = safe_load(fence.body)
         except yaml.YAMLError as exc:
             problems.append(f"{doc.where(fence.line)}: YAML does not parse: {exc}")
             continue
@@ -681,7 +682,7 @@ def test_the_capture_snippet_keeps_every_answer_the_hallucination_alert_counts(d
     counts towards the alert, so the snippet keeps every one below 1, and step 1 prints the exemplars
     the capture holds a line for, no more and no fewer."""
     snippet = next(f for f in doc.fences() if f.lang == "yaml" and "RAGMON_CAPTURE" in f.body)
-    env = {item["name"]: item["value"] for item in yaml.safe_load(snippet.body)}
+    env = {item["name"]: item["value"] for item in safe_load(snippet.body)}
     assert all(isinstance(value, str) for value in env.values()), env  # Kubernetes takes strings only
     config = ServeConfig.from_args(cli.build_parser("serve", env).parse_args(["serve"]))
     assert config.capture is not None

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from prometheus_client.openmetrics.exposition import generate_latest
 from prometheus_client.openmetrics.parser import text_string_to_metric_families
+from yaml_files import safe_dump, safe_load
 
 from ragmon.exporter import Exporter
 from ragmon.model import Claim, ClaimVerdict, Example, ExampleResult
@@ -32,7 +32,7 @@ EXEC_ERR_STATES = {"OK", "Error", "Alerting", "KeepLast"}
 
 
 def load_yaml(relative: str) -> Any:
-    return yaml.safe_load((GRAFANA / relative).read_text(encoding="utf-8"))
+    return safe_load((GRAFANA / relative).read_text(encoding="utf-8"))
 
 
 def dashboard() -> dict[str, Any]:
@@ -250,7 +250,7 @@ def test_dashboard_covers_the_contract() -> None:
 
 
 def shipped_rules() -> list[dict[str, Any]]:
-    shipped = yaml.safe_load((ROOT / "deploy" / "prometheus" / "rules.yml").read_text(encoding="utf-8"))
+    shipped = safe_load((ROOT / "deploy" / "prometheus" / "rules.yml").read_text(encoding="utf-8"))
     return [r for group in shipped["groups"] for r in group["rules"]]
 
 
@@ -287,7 +287,7 @@ def test_every_expression_parses(tmp_path: Path) -> None:
     rules = {"groups": [{"name": "parse", "rules": [{"record": f"check:query:n{i}", "expr": e}
                                                     for i, e in enumerate(exprs)]}]}
     path = tmp_path / "queries.yml"
-    path.write_text(yaml.safe_dump(rules), encoding="utf-8")
+    path.write_text(safe_dump(rules), encoding="utf-8")
     result = subprocess.run(["promtool", "check", "rules", str(path)], capture_output=True, text=True,
                             timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -340,7 +340,7 @@ PROMETHEUS_ONLY = {
 
 
 def prometheus_alerts() -> dict[str, dict[str, Any]]:
-    rules = yaml.safe_load((ROOT / "deploy" / "prometheus" / "rules.yml").read_text(encoding="utf-8"))
+    rules = safe_load((ROOT / "deploy" / "prometheus" / "rules.yml").read_text(encoding="utf-8"))
     return {r["alert"]: r for g in rules["groups"] for r in g["rules"] if "alert" in r}
 
 
@@ -546,7 +546,7 @@ def promtool_expects_at(tmp_path: Path, expr: str, series: dict[str, str],
                      "input_series": [{"series": name, "values": values} for name, values in series.items()],
                      "promql_expr_test": checks,
                  }]}
-        (tmp_path / "test.yml").write_text(yaml.safe_dump(tests), encoding="utf-8")
+        (tmp_path / "test.yml").write_text(safe_dump(tests), encoding="utf-8")
         return subprocess.run(["promtool", "test", "rules", "test.yml"], cwd=tmp_path, capture_output=True,
                               text=True, timeout=60)
 
@@ -1167,11 +1167,11 @@ def test_rate_interval_covers_four_scrapes_of_every_shipped_scrape_config() -> N
     """Grafana's $__rate_interval is at least 4 x the datasource's timeInterval, which must therefore be
     the longest scrape interval the datasource may face, or rate() windows hold two samples or fewer.
     Shipped, by hand: prometheus.yml scrapes every 15 s, both PodMonitors every 30 s: the longest is 30 s."""
-    config = yaml.safe_load((ROOT / "deploy" / "prometheus" / "prometheus.yml").read_text(encoding="utf-8"))
+    config = safe_load((ROOT / "deploy" / "prometheus" / "prometheus.yml").read_text(encoding="utf-8"))
     intervals = [seconds(config["global"]["scrape_interval"])]
     intervals += [seconds(j["scrape_interval"]) for j in config["scrape_configs"] if "scrape_interval" in j]
     for path in sorted((ROOT / "deploy").rglob("podmonitor.yaml")):
-        podmonitor = yaml.safe_load(path.read_text(encoding="utf-8"))
+        podmonitor = safe_load(path.read_text(encoding="utf-8"))
         intervals += [seconds(e["interval"]) for e in podmonitor["spec"]["podMetricsEndpoints"]]
     assert sorted(intervals) == [15, 30, 30]
     time_interval = datasources()[prometheus_uid()]["jsonData"]["timeInterval"]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from yaml_files import safe_load
 
 ROOT = Path(__file__).resolve().parents[2]
 DASHBOARD = ROOT / "grafana" / "dashboards" / "ragmon.json"
@@ -100,7 +100,7 @@ def errors(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 
 def test_the_dashboard_is_checked_against_the_grafana_compose_runs() -> None:
-    compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+    compose = safe_load(COMPOSE.read_text(encoding="utf-8"))
     image = compose["services"]["grafana"]["image"]
     assert image.rpartition(":")[2] in RELEASES, image
 

@@ -25,8 +25,8 @@ from typing import Any
 
 import jsonschema
 import pytest
-import yaml
 from dockerfile_model import Dockerfile
+from yaml_files import safe_dump, safe_load, safe_load_all
 
 from ragmon import memory_budget
 from ragmon.cli import build_parser
@@ -65,7 +65,7 @@ ENV_REF = re.compile(r"\$\{env:([A-Z_][A-Z0-9_]*)\}")
 
 
 def documents(path: Path) -> list[Any]:
-    return [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d is not None]
+    return [d for d in safe_load_all(path.read_text(encoding="utf-8")) if d is not None]
 
 
 def yaml_files(*folders: Path) -> list[Path]:
@@ -414,10 +414,10 @@ def test_collector_env_references_are_provided() -> None:
     """${env:X} expands to "" when X is unset: every one must be set where the config runs."""
     configs = collector_configs()
     gateway_env = set(env(named("Deployment", "ragmon-gateway")["spec"]["template"]["spec"]["containers"][0]))
-    compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))["services"]["otel-collector"]
+    compose = safe_load(COMPOSE.read_text(encoding="utf-8"))["services"]["otel-collector"]
     provided = {"tee-config.yaml": set(compose["environment"])}
     for path, config in configs.items():
-        wanted = set(ENV_REF.findall(yaml.safe_dump(config)))
+        wanted = set(ENV_REF.findall(safe_dump(config)))
         assert wanted <= provided.get(path.name, gateway_env), (path, wanted)
 
 
@@ -426,14 +426,14 @@ def test_collector_env_references_are_outside_ragmons_namespace() -> None:
     endpoint as RAGMON_ENDPOINT), exported in a shell to run the Collector, would become `ragmon demo
     --endpoint` in that shell."""
     wanted = {name for config in collector_configs().values()
-              for name in ENV_REF.findall(yaml.safe_dump(config))}
+              for name in ENV_REF.findall(safe_dump(config))}
     assert wanted == {"TRACING_BACKEND_ENDPOINT", "SIDECAR_OTLP_ENDPOINT", "POD_NAMESPACE"}
 
 
 # --- docker compose --------------------------------------------------------------------------------
 
 def compose() -> dict[str, Any]:
-    return yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+    return safe_load(COMPOSE.read_text(encoding="utf-8"))
 
 
 def bind_mounts() -> dict[str, list[tuple[Path, str]]]:
@@ -485,7 +485,7 @@ def test_compose_mounts_and_build_context_exist() -> None:
 
 def test_compose_prometheus_finds_its_rule_file() -> None:
     targets = {host.name: target for host, target in bind_mounts()["prometheus"]}
-    config = yaml.safe_load((ROOT / "deploy" / "prometheus" / "prometheus.yml").read_text(encoding="utf-8"))
+    config = safe_load((ROOT / "deploy" / "prometheus" / "prometheus.yml").read_text(encoding="utf-8"))
     config_dir = Path(targets["prometheus.yml"]).parent
     assert {str(config_dir / rule) for rule in config["rule_files"]} == {targets["rules.yml"]}
     command = compose()["services"]["prometheus"]["command"]
@@ -496,11 +496,11 @@ def test_compose_prometheus_finds_its_rule_file() -> None:
 def test_compose_grafana_provisioning_is_wired() -> None:
     grafana = compose()["services"]["grafana"]
     targets = {target: host for host, target in bind_mounts()["grafana"]}
-    provider = yaml.safe_load((ROOT / "grafana/provisioning/dashboards/ragmon.yaml").read_text("utf-8"))
+    provider = safe_load((ROOT / "grafana/provisioning/dashboards/ragmon.yaml").read_text("utf-8"))
     (dashboards,) = provider["providers"]
     assert targets[dashboards["options"]["path"]] == ROOT / "grafana" / "dashboards"
     datasources = documents(ROOT / "grafana/provisioning/datasources/ragmon.yaml")[0]
-    wanted = set(re.findall(r"\$\{?([A-Z_][A-Z0-9_]*)", yaml.safe_dump(datasources)))
+    wanted = set(re.findall(r"\$\{?([A-Z_][A-Z0-9_]*)", safe_dump(datasources)))
     assert wanted and wanted <= set(grafana["environment"])
 
 
@@ -524,7 +524,7 @@ def stand_in_app_scripts() -> list[tuple[str, str]]:
     """The stand-in app's shell script as each deploy file runs it (compose writes `$` as `$$`)."""
     pod = named("Deployment", "rag-app")["spec"]["template"]["spec"]
     (app,) = pod["containers"]
-    compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))["services"]["app"]["command"][0]
+    compose = safe_load(COMPOSE.read_text(encoding="utf-8"))["services"]["app"]["command"][0]
     return [("kubernetes", app["args"][0]), ("compose", compose.replace("$$", "$"))]
 
 

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
+from yaml_files import safe_load
 
 from ragmon import exporter as exporter_module
 from ragmon.exporter import Exporter
@@ -74,7 +74,7 @@ def base_name(token: str, types: dict[str, str]) -> str:
 
 
 def recording_rules() -> set[str]:
-    rules = yaml.safe_load((ROOT / "deploy" / "prometheus" / "rules.yml").read_text(encoding="utf-8"))
+    rules = safe_load((ROOT / "deploy" / "prometheus" / "rules.yml").read_text(encoding="utf-8"))
     return {r["record"] for g in rules["groups"] for r in g["rules"] if "record" in r}
 
 

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from yaml_files import safe_dump, safe_load
 
 from ragmon.rules import SCORING_RULES
 
@@ -116,13 +116,13 @@ def stack(tmp_path: Path, loopback_ports: Callable[[int], list[int]]) -> Iterato
                                               stderr=subprocess.DEVNULL))
             instances.append({"http": f"http://127.0.0.1:{http}", "metrics": f"127.0.0.1:{metrics}"})
 
-        config = yaml.safe_load((RULES.parent / "prometheus.yml").read_text(encoding="utf-8"))
+        config = safe_load((RULES.parent / "prometheus.yml").read_text(encoding="utf-8"))
         config["global"] = {"scrape_interval": "1s", "evaluation_interval": "1s"}
         config["rule_files"] = [str(RULES)]
         (job,) = config["scrape_configs"]
         assert job["job_name"] == "ragmon"
         job["static_configs"] = [{"targets": [i["metrics"] for i in instances]}]
-        (tmp_path / "prometheus.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+        (tmp_path / "prometheus.yml").write_text(safe_dump(config), encoding="utf-8")
         prometheus = f"http://127.0.0.1:{ports[6]}"
         processes.append(subprocess.Popen(
             ["prometheus", f"--config.file={tmp_path / 'prometheus.yml'}",
@@ -199,9 +199,9 @@ def unit(panel: dict[str, Any], target: dict[str, Any]) -> str | None:
 
 
 def expressions() -> dict[str, list[str]]:
-    alerts = yaml.safe_load((ROOT / "grafana" / "provisioning" / "alerting" / "ragmon-alerts.yaml").read_text(
+    alerts = safe_load((ROOT / "grafana" / "provisioning" / "alerting" / "ragmon-alerts.yaml").read_text(
         encoding="utf-8"))
-    rules = yaml.safe_load(RULES.read_text(encoding="utf-8"))
+    rules = safe_load(RULES.read_text(encoding="utf-8"))
     records = [r for g in rules["groups"] for r in g["rules"] if "record" in r]
     return {
         "dashboard": [substitute(e, every_namespace()) for e in [t["expr"] for _, t in panel_targets()]
@@ -255,7 +255,7 @@ def test_dashboard_rules_and_alerts_return_data_and_ratios_sum_across_instances(
 
     rules = get_json(stack["prometheus"] + "/api/v1/rules")["data"]["groups"]
     unhealthy = [r["name"] for g in rules for r in g["rules"] if r["health"] != "ok"]
-    shipped = yaml.safe_load(RULES.read_text(encoding="utf-8"))["groups"]
+    shipped = safe_load(RULES.read_text(encoding="utf-8"))["groups"]
     assert sum(len(g["rules"]) for g in rules) == sum(len(g["rules"]) for g in shipped) > 0
     assert unhealthy == []
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from yaml_files import safe_dump, safe_load
 
 ROOT = Path(__file__).resolve().parents[2]
 PROMETHEUS = ROOT / "deploy" / "prometheus"
@@ -42,7 +42,7 @@ def promtool(*args: str, cwd: Path = PROMETHEUS) -> subprocess.CompletedProcess[
 
 
 def load(name: str) -> Any:
-    return yaml.safe_load((PROMETHEUS / name).read_text(encoding="utf-8"))
+    return safe_load((PROMETHEUS / name).read_text(encoding="utf-8"))
 
 
 def alert_rules() -> list[dict[str, Any]]:
@@ -96,12 +96,12 @@ def test_a_wrong_expectation_makes_promtool_fail(tmp_path: Path, old: str, new: 
     shutil.copy(PROMETHEUS / "rules.yml", tmp_path / "rules.yml")
     text = (PROMETHEUS / "rules_test.yml").read_text(encoding="utf-8")
     assert old in text
-    original, changed = yaml.safe_load(text), yaml.safe_load(text.replace(old, new, 1))
+    original, changed = safe_load(text), safe_load(text.replace(old, new, 1))
     which = [i for i, group in enumerate(changed["tests"]) if group != original["tests"][i]]
     assert len(which) == 1, f"the change should fall in one test group, not {len(which)}"
     for name, tests in (("unchanged", original), ("changed", changed)):
         group = {**tests, "tests": [tests["tests"][which[0]]]}
-        (tmp_path / f"{name}.yml").write_text(yaml.safe_dump(group), encoding="utf-8")
+        (tmp_path / f"{name}.yml").write_text(safe_dump(group), encoding="utf-8")
     assert promtool("test", "rules", "unchanged.yml", cwd=tmp_path).returncode == 0
     result = promtool("test", "rules", "changed.yml", cwd=tmp_path)
     assert result.returncode != 0
@@ -132,8 +132,8 @@ def run_group(tmp_path: Path, rules: str, name: str) -> subprocess.CompletedProc
     """promtool over the rules_test.yml group `name` alone, against `rules` as rules.yml."""
     tests = load("rules_test.yml")
     (group,) = [g for g in tests["tests"] if g["name"] == name]
-    alone = yaml.safe_dump({**tests, "tests": [group]})
-    assert yaml.safe_load(alone)["tests"] == [group], "the group should be written as it was read"
+    alone = safe_dump({**tests, "tests": [group]})
+    assert safe_load(alone)["tests"] == [group], "the group should be written as it was read"
     (tmp_path / "group.yml").write_text(alone, encoding="utf-8")
     (tmp_path / "rules.yml").write_text(rules, encoding="utf-8")
     return promtool("test", "rules", "group.yml", cwd=tmp_path)
@@ -218,7 +218,7 @@ def test_a_namespace_gone_is_remembered_for_a_day(tmp_path: Path) -> None:
     (at 24h30m the 30m sample is on the window's edge: in range for 2.x, whose ranges include both
     ends, out of it for 3.x)."""
     (rule,) = [r for r in alert_rules() if r["alert"] == "RagmonNamespaceAbsent"]
-    (tmp_path / "rules.yml").write_text(yaml.safe_dump({"groups": [{"name": "one", "rules": [rule]}]}),
+    (tmp_path / "rules.yml").write_text(safe_dump({"groups": [{"name": "one", "rules": [rule]}]}),
                                         encoding="utf-8")
     alert = ('{{__name__="ALERTS",alertname="RagmonNamespaceAbsent",alertstate="{}",namespace="prod",'
              'severity="warning"}}')
@@ -236,7 +236,7 @@ def test_a_namespace_gone_is_remembered_for_a_day(tmp_path: Path) -> None:
             {"expr": "ALERTS", "eval_time": "24h31m", "exp_samples": []},
         ],
     }]}
-    (tmp_path / "day.yml").write_text(yaml.safe_dump(tests), encoding="utf-8")
+    (tmp_path / "day.yml").write_text(safe_dump(tests), encoding="utf-8")
     result = promtool("test", "rules", "day.yml", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
 
