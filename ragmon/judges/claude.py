@@ -667,11 +667,14 @@ def _deadline_client() -> Callable[[float], httpx2.AsyncClient]:
 
 def _check_credentials(client_class: Callable[..., Any], options: Mapping[str, Any]) -> None:
     """Refuse a judge no call could authenticate, when it is built: the SDK finds the key (or token, or
-    credentials file) as it will for each call, in a client made for that alone."""
+    credentials file) as it will for each call, in a client made for that alone. That client sends
+    nothing, so its HTTP client loads no CA certificates (`verify=False`): the SDK's default loaded them,
+    ~70 ms of CPU for each judge built (a sidecar builds one; the test suite, hundreds)."""
     import anthropic
+    import httpx2
 
     try:
-        client = client_class(**options)
+        client = client_class(**options, http_client=httpx2.Client(verify=False))
     except anthropic.CredentialsError as exc:
         raise RagmonError(f"the Claude judge has no usable credentials ({exc}); set ANTHROPIC_API_KEY") \
             from None
