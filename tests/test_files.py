@@ -59,3 +59,13 @@ def test_a_pipe_or_a_device_is_left_to_be_written_in_place(tmp_path: Path) -> No
     paths = (tmp_path / "fifo", Path(os.devnull), tmp_path / "none-yet.json", tmp_path)
     assert [holds_one_report(path) for path in paths] == [False, False, True, False]
 
+
+
+def test_a_file_no_new_file_may_be_made_beside_is_left_to_be_written_in_place(tmp_path: Path) -> None:
+    # A name of 250 bytes leaves no room for the hidden file's (".<name>.<8 hex>.tmp" is 264 of the 255 a
+    # name may have): the report is written in place, as before, not refused. So is one in a directory the
+    # user may not make files in (not shown here: root makes files anywhere).
+    report = tmp_path / ("r" * 245 + ".json")
+    report.write_text("old\n", encoding="utf-8")
+    assert not written_whole(report, ["new\n"])
+    assert report.read_text(encoding="utf-8") == "old\n" and os.listdir(tmp_path) == [report.name]
