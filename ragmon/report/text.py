@@ -232,17 +232,20 @@ def sentence_lines(verdicts: Sequence[ClaimVerdict], *, limit: int, width: int, 
 class _Wrapper(textwrap.TextWrapper):
     """`textwrap.wrap`, but a word too long for a line is cut between two escapes, never inside one: a
     reason naming a context id of C1 controls had ended a line with "\\x8b\\" and begun the next with
-    "x8c", which name other characters (as `_cut` keeps an escape whole)."""
+    "x8c", which name other characters (as `_cut` keeps an escape whole). A line already full takes none
+    of the word (its first character had made the line one column too wide), and a line that takes none
+    gets no empty piece, so that its trailing space is dropped as any line's is."""
 
     def _handle_long_word(self, reversed_chunks: list[str], cur_line: list[str], cur_len: int,
                           width: int) -> None:
         chunk = reversed_chunks[-1]
-        room = max(width - cur_len, 1)
+        room = width - cur_len if cur_line else max(width, 1)
         inside = next((found for found in _ESCAPE.finditer(chunk, 0, room + _ESCAPE_LONGEST)
                        if found.start() < room < found.end()), None)
         end = room if inside is None else inside.start() or (0 if cur_line else inside.end())
-        cur_line.append(chunk[:end])
-        reversed_chunks[-1] = chunk[end:]
+        if end:
+            cur_line.append(chunk[:end])
+            reversed_chunks[-1] = chunk[end:]
 
 
 _ESCAPE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})")

@@ -6,6 +6,7 @@ nearest examples and why. And the judge's name, which a library user's judge cho
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 from report_cases import bound_run, relevance_run
 
@@ -99,3 +100,27 @@ def test_an_example_behind_a_breached_retrieval_gate_is_headed_by_its_figure_on_
     out = markdown.render(report, [gate])
     assert out.index("#### `r2`: mrr 0.00, groundedness undefined") < out.index(
         "#### `r1`: mrr 0.50, groundedness undefined")
+
+
+def test_an_example_exactly_at_the_threshold_is_named_as_nearest_when_a_bound_gate_has_none_beyond() -> None:
+    # groundedness 0.6, 0.7, 1 and 0.8, lower bound 0.5: e0 is at 0.6, not below it. hallucination_rate
+    # 0.4, 0.3 and 0, upper bound 0.5: e0 is at 0.4, not above it. Counted as beyond, e0 had made the Note
+    # go, and with it why a gate whose examples all meet it was breached.
+    report, gates = bound_run("groundedness", (0.6, 0.7, 1.0, 0.8), (0.5, 1.0), "groundedness=0.6")
+    assert ("\n**Note**: no example has groundedness below 0.6: the gate read the lower bound of the mean's "
+            "interval, which is wide with few examples or a high confidence. The 3 lowest: `e0` (0.6), "
+            "`e1` (0.7), `e3` (0.8).\n") in markdown.render(report, gates)
+    report, gates = bound_run("hallucination_rate", (0.4, 0.3, 0.0), (0.0, 0.5), "hallucination_rate=0.4")
+    assert ("\n**Note**: no example has hallucination_rate above 0.4: the gate read the upper bound of the "
+            "mean's interval, which is wide with few examples or a high confidence. The 3 highest: "
+            "`e0` (0.4), `e1` (0.3), `e2` (0).\n") in markdown.render(report, gates)
+
+
+def test_the_nearest_examples_are_named_without_a_why_when_the_report_has_no_mean_to_tell_it() -> None:
+    # bound_run's groundedness 0.9, 0.7, 1 and 0.8 and its gate's lower bound 0.5 < 0.6, but the report's
+    # aggregates dropped (a library user's hand-built report): with no mean, nothing says the gate read a
+    # bound, so the Note names the 3 lowest without claiming why, where it had guessed the interval.
+    report, gates = bound_run("groundedness", (0.9, 0.7, 1.0, 0.8), (0.5, 1.0), "groundedness=0.6")
+    out = markdown.render(replace(report, aggregates={}), gates)
+    assert ("\n**Note**: no example has groundedness below 0.6. The 3 lowest: `e1` (0.7), `e3` (0.8), "
+            "`e0` (0.9).\n") in out

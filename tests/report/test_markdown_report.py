@@ -406,3 +406,155 @@ def test_the_examples_behind_a_breached_gate_come_first() -> None:
     grounded = GateResult("groundedness", ">=", 0.95, 0.5, False, "0.5 < 0.95")
     out = render(Report({"name": "lexical"}, 1, results, {}), (grounded, *gates), worst=2)
     assert out.index("#### `r07`") < out.index("#### `r10`") and "#### `r08`" not in out
+
+
+def test_the_tables_have_their_header_rows_when_gates_are_given(report: Report,
+                                                                gates: tuple[GateResult, ...]) -> None:
+    # The fixture's run is at the default confidence, 0.95: its interval column is "95% interval". Without
+    # the gate table's header rows its first gate's row had joined the metrics table as a row of it.
+    out = render(report, gates)
+    assert ("\n\n| metric | mean | n | 95% interval |\n|---|---:|---:|---|\n| recall | 0.000 | 4 | "
+            "[0.000, 0.000] |\n") in out
+    assert ("| answer_relevance | undefined | 4 |  |\n\n| gate | value | result | reason |\n"
+            "|---|---:|---|---|\n| groundedness >= 0.85 | 0.5833 | **FAIL** |") in out
+
+
+def test_an_incomplete_run_says_its_figures_decide_nothing_when_it_keeps_them(report: Report) -> None:
+    # The error quoted, then a line saying the figures that follow decide nothing: without it, a reader of
+    # a run stopped after scoring took the tables below for a finished run's.
+    out = render(report, (), incomplete="judge quota exhausted")
+    assert out.startswith("## ragmon replay: INCOMPLETE\n\nThe run could not complete (exit status 2), so no "
+                          "gate was decided:\n\n> judge quota exhausted\n\nThe figures below are of what "
+                          "could be scored; they decide nothing.\n\n4 examples, judge `lexical`, k=5, "
+                          "1 skipped.\n")
+
+
+def test_a_long_example_id_is_clipped_to_200_characters_when_it_heads_its_section() -> None:
+    # A 300-character id: its first 199 characters and "…", 200 in all, in the heading's code span; a
+    # wider clip would let each of a run's ids take more of the comment's 65,536 characters than said.
+    sentence = "Refunds take 3 days."
+    verdict = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), "no support")
+    result = ExampleResult(Example("i" * 300, "Q?", (Context("d1", "Other."),), sentence), "lexical",
+                           {"groundedness": 0.0}, (verdict,))
+    out = render(Report({"name": "lexical"}, 5, (result,), {}), ())
+    assert f"#### `{'i' * 199}…`: groundedness 0.00" in out.splitlines()
+
+
+def test_one_example_left_out_is_counted_in_the_singular_when_the_report_is_cut() -> None:
+    # many_long_run at --worst 7: six examples fit (test_the_report_fits_a_github_comment_whatever_worst),
+    # so one is left out: "1 weakest example", not "1 weakest examples".
+    report, gates = many_long_run()
+    out = render(report, gates, worst=7)
+    assert out.endswith("*Cut at 65,536 characters, GitHub's limit for a comment: 1 weakest example left out "
+                        "here. The JSON report (`--json`) lists every example.*\n")
+
+
+def test_a_report_of_exactly_the_limit_is_whole_and_one_character_more_cuts_it_when_pieces_fill_it() -> None:
+    # No example, 50 skipped and 16 warnings: the head, then a piece per heading and per entry. By hand the
+    # entries are sized so the whole is exactly 65,536 characters: shown whole, with no note. One character
+    # more and the pieces that fit beside the note are kept whole, to the last character of room: the
+    # last warning, one character longer than the note, goes and "1 warning" is said left out. A cut a
+    # piece early, or one that made room for less than the note, had cut a report that fit or overflowed.
+    head = ("## ragmon replay: PASS (no gates given)\n\n0 examples, judge `lexical`, k=5, 50 skipped.\n\n"
+            "| metric | mean | n | 95% interval |\n|---|---:|---:|---|\n")
+    note = ("\n*Cut at 65,536 characters, GitHub's limit for a comment: 50 skipped examples and 16 warnings "
+            "left out here. The JSON report (`--json`) lists every example.*\n")
+    skipped = tuple((f"s{i:02}", "w" * 1_000) for i in range(50))  # each "- `s00`: www...\n": 1,010
+    small = "x" * (len(note) + 1 - 10)  # "- `v15`: xxx\n", one character longer than the note
+    headings = len("\n### Skipped (50)\n\n") + len("\n### Warnings (16)\n\n")
+    big = 65_536 - len(head) - headings - 50 * 1_010 - 14 * 1_010 - (len(note) + 1) - 10
+    for extra in (0, 1):
+        warnings = (*((f"v{i:02}", "w" * 1_000) for i in range(14)), ("v14", "b" * (big + extra)),
+                    ("v15", small))
+        out = render(Report({"name": "lexical"}, 5, (), {}, skipped=skipped, warnings=warnings), ())
+        if not extra:
+            assert len(out) == 65_536 and "*Cut at" not in out and out.endswith(f"\n- `v15`: {small}\n")
+        else:
+            assert out.endswith(f"\n- `v14`: {'b' * (big + 1)}\n\n*Cut at 65,536 characters, GitHub's limit "
+                                "for a comment: 1 warning left out here. The JSON report (`--json`) lists "
+                                "every example.*\n")
+
+
+def test_a_held_gate_does_not_put_its_lowest_examples_first_when_ranking_the_weakest() -> None:
+    # `--gate recall=0.5` held on the mean of 0.5: "a" (groundedness 0.5, an invented sentence, recall 1)
+    # is the weakest, before "b" (grounded, its relevant d2 missed, recall 0). Only a breached gate's
+    # examples come first: a held one had put "b" first, and `--worst 1` had hidden the invented sentence.
+    answer = "It opens at 9. It closes at 5."
+    opens, closes = Claim("It opens at 9.", 0, 14), Claim("It closes at 5.", 15, 30)
+    contexts = (Context("d1", "It opens at 9."),)
+    a = ExampleResult(Example("a", "q", contexts, answer), "lexical", {"groundedness": 0.5, "recall": 1.0},
+                      (ClaimVerdict(opens, True, ("d1",)), ClaimVerdict(closes, False)))
+    b = ExampleResult(Example("b", "q", contexts, opens.text), "lexical",
+                      {"groundedness": 1.0, "recall": 0.0}, (ClaimVerdict(opens, True, ("d1",)),), ("d2",))
+    gates = (GateResult("recall", ">=", 0.5, 0.5, True, "0.5 >= 0.5"),)
+    out = render(Report({"name": "lexical"}, 5, (b, a), {}), gates, worst=1)
+    assert "### Weakest examples (1 of 2 with problems)" in out
+    assert "#### `a`: groundedness 0.50" in out.splitlines() and "#### `b`" not in out
+
+
+def test_a_rise_on_a_drop_gate_is_signed_when_its_value_is_below_one() -> None:
+    # regressed_run with `--max-drop hallucination_rate=0.1` too: hallucination_rate 0.25 -> 0.5, a rise
+    # of 0.25 beyond the 0.1 allowed. Shown as "0.25" beside "-0.25" for groundedness, the rise had read
+    # like a level rather than a change.
+    report, gates, comparison = regressed_run("groundedness=0.1", "hallucination_rate=0.1")
+    out = render(report, gates, comparison=comparison)
+    assert "| hallucination_rate rise <= 0.1 vs baseline | +0.25 | **FAIL** | " in out
+    assert "| groundedness drop <= 0.1 vs baseline | -0.25 | **FAIL** | " in out
+
+
+def test_a_baseline_abstention_is_said_compared_as_grounded_when_the_answer_makes_claims_now() -> None:
+    # "x" answered "I don't know." in the baseline (no claim, so no groundedness) and now its context's
+    # sentence and INVENTED: groundedness 1/2. Compared as groundedness 1 and hallucination_rate 0 then,
+    # which the line above the table says, and its n cell counts: without it, a baseline figure of 1.000
+    # for an answer that made no claim went unexplained.
+    returns = "Returns are accepted within 30 days of purchase."
+    example = Example("x", "How long do I have to return an item?", (Context("doc-1", returns),),
+                      "I don't know.")
+    before = evaluate([example], LexicalJudge(), EvalConfig(k=5))
+    baseline = from_dict(json.loads(json_report.render(before, ())), "main.json")
+    now = evaluate([replace(example, answer=f"{returns} {INVENTED}")], LexicalJudge(), EvalConfig(k=5))
+    out = render(now, (), comparison=compare(baseline, now))
+    assert (" An answer that abstained in the baseline and makes claims now is compared as groundedness 1 "
+            "and hallucination_rate 0 there: it made no unsupported claim.\n") in out
+    assert "| groundedness | 1.000 | 0.500 | -0.5 | 1 (1 abstained in the baseline) |" in out
+
+
+def test_five_unsupported_sentences_are_quoted_with_no_count_when_none_is_left() -> None:
+    # Five is the most quoted per example: all five, the report ending with the last one's reason, and no
+    # "And 0 more unsupported sentence." (nor "And 0 more weakest example") after it.
+    sentences = [f"Claim {i} is made up." for i in range(1, 6)]
+    answer = " ".join(sentences)
+    verdicts = tuple(ClaimVerdict(Claim(s, answer.index(s), answer.index(s) + len(s)), False, (), f"no {i}")
+                     for i, s in enumerate(sentences, 1))
+    result = ExampleResult(Example("e1", "Q?", (Context("d1", "Other."),), answer), "lexical",
+                           {"groundedness": 0.0}, verdicts)
+    out = render(Report({"name": "lexical"}, 5, (result,), {}), ())
+    assert [line for line in out.splitlines() if line.startswith("> ")] == [f"> {s}" for s in sentences]
+    assert out.endswith("\n\n> Claim 5 is made up.\n\nReason: no 5\n")
+
+
+def test_one_left_over_is_counted_in_the_singular_and_none_is_not_counted_when_lists_just_overflow() -> None:
+    # 6 unsupported sentences (5 quoted), 21 relevant ids missed and 20 retrieved unused (20 named a list):
+    # "And 1 more unsupported sentence." and "and 1 more" id; the 20 unused all named, with no "and 0 more".
+    # The one sentence or id left over had gone uncounted, or "1 more unsupported sentences" been said.
+    sentences = [f"Claim {i} is made up." for i in range(1, 7)]
+    answer = " ".join(sentences)
+    verdicts = tuple(ClaimVerdict(Claim(s, answer.index(s), answer.index(s) + len(s)), False)
+                     for s in sentences)
+    missed = tuple(f"m{i:02}" for i in range(21))
+    unused = tuple(f"u{i:02}" for i in range(20))
+    result = ExampleResult(Example("e1", "Q?", (Context("d1", "Other."),), answer), "lexical",
+                           {"groundedness": 0.0}, verdicts, missed, unused)
+    lines = render(Report({"name": "lexical"}, 5, (result,), {}), ()).splitlines()
+    assert "And 1 more unsupported sentence." in lines
+    named = ", ".join(f"`m{i:02}`" for i in range(20))
+    assert f"Relevant but not in the top 5 retrieved: {named} and 1 more" in lines
+    assert lines[-1] == "Retrieved but unused: " + ", ".join(f"`u{i:02}`" for i in range(20))
+
+
+def test_an_error_report_written_before_the_run_says_it_has_not_completed_when_no_status_is_given() -> None:
+    # The report written before the run's work (status None), which its own replaces: the run has not
+    # completed yet. It had said "could not complete (exit status None)", or failed to render at all.
+    assert render_error("scoring 120 examples", status=None) == (
+        "## ragmon replay: INCOMPLETE\n\nThe run has not completed, so no gate was decided:\n\n"
+        "> scoring 120 examples\n")

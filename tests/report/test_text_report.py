@@ -278,3 +278,122 @@ def test_one_example_in_both_runs_is_counted_in_the_singular() -> None:
     baseline = Baseline("main.json", "0.1", {}, 5, {"a": BaselineExample({"groundedness": 1.0}, frozenset())})
     lines = render(report, (), comparison=compare(baseline, report)).splitlines()
     assert "baseline main.json: 1 example in both runs, 0 new, 0 gone" in lines
+
+
+def test_a_long_reason_is_cut_at_its_third_line_when_it_would_take_more() -> None:
+    # A 1,000-character reason with no space: 3 lines of 86 at most, so 3 x 86 = 258 characters, the last
+    # of them "…": 86, 86, then 85 and "…". A fourth line had let one example's reason fill the terminal.
+    sentence = "Refunds take 3 days."
+    verdict_ = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), "r" * 1_000)
+    example = Example("e1", "Q?", (Context("d", "Other."),), sentence)
+    out = render(Report({"name": "lexical"}, 5, (ExampleResult(example, "lexical", {"groundedness": 0.0},
+                                                               (verdict_,)),), {}), ())
+    lines = out.splitlines()
+    at = lines.index(f'    "{sentence}"')
+    assert lines[at + 1:] == [f"      reason: {'r' * 86}", f"              {'r' * 86}",
+                              f"              {'r' * 85}…", "", "PASS (no gates given)"]
+
+
+def test_a_long_id_and_a_long_error_are_clipped_when_they_pass_their_widths() -> None:
+    # Ids are clipped to 40 characters in the terminal, the error that stopped a run to 1,000: the first
+    # 39 (or 999) characters and "…". A 60-character id and a 1,500-character error each lose the rest.
+    sentence = "Refunds take 3 days."
+    verdict_ = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), "no support")
+    example = Example("i" * 60, "Q?", (Context("d", "Other."),), sentence)
+    result = ExampleResult(example, "lexical", {"groundedness": 0.0}, (verdict_,))
+    lines = render(Report({"name": "lexical"}, 5, (result,), {}), (), incomplete="x" * 1_500).splitlines()
+    assert f"  {'i' * 39}…: groundedness 0.00" in lines
+    assert lines[-1] == f"INCOMPLETE: {'x' * 999}…"
+
+
+def test_sections_are_parted_by_one_blank_line_when_no_gate_line_comes_between(report: Report) -> None:
+    # No gates: the skipped examples follow the table, then the weakest examples (e4 and e1, with
+    # unsupported sentences), each after one blank line. Two blank lines had opened each section.
+    out = render(report, ())
+    assert "\n\n\n" not in out
+    assert ("\n\nskipped examples (1 of 1, left out of every figure):\n  e5: judge timed out\n\n"
+            "weakest examples (2 of 2 with unsupported sentences):\n") in out
+
+
+def test_sentences_left_over_are_counted_only_when_there_are_some() -> None:
+    # Three sentences are quoted per example: e3's 3 with no count after them, e4's first 3 and "and 1 more
+    # unsupported sentence". The count had read "and 0 more" under e3, or been left out under e4.
+    def result(example_id: str, count: int) -> ExampleResult:
+        sentences = [f"Claim {i} is made up." for i in range(1, count + 1)]
+        answer = " ".join(sentences)
+        verdicts = tuple(ClaimVerdict(Claim(s, answer.index(s), answer.index(s) + len(s)), False)
+                         for s in sentences)
+        return ExampleResult(Example(example_id, "Q?", (Context("d", "Other."),), answer), "lexical",
+                             {"groundedness": 0.0}, verdicts)
+    lines = render(Report({"name": "lexical"}, 5, (result("e3", 3), result("e4", 4)), {}), ()).splitlines()
+    at = lines.index("  e3: groundedness 0.00")
+    assert lines[at:] == ["  e3: groundedness 0.00", '    "Claim 1 is made up."', '    "Claim 2 is made up."',
+                          '    "Claim 3 is made up."', "  e4: groundedness 0.00", '    "Claim 1 is made up."',
+                          '    "Claim 2 is made up."', '    "Claim 3 is made up."',
+                          "    and 1 more unsupported sentence", "", "PASS (no gates given)"]
+
+
+def test_a_word_of_escapes_starts_a_line_whole_when_the_line_before_has_room_for_part_of_one() -> None:
+    # A reason of 83 (or 81) letters, a space, then a context id of 30 C1 controls: one 120-character word
+    # of 4-character escapes. After "a" * 83 and the space, 2 columns are left, half an escape: the word
+    # starts the next line, 21 escapes (84 of 86 columns) on it and 9 on the last. After "a" * 81 and the
+    # space, 4 are left: one escape whole ends that line, then 21 and 8. The cut had split "\x8b" into
+    # "\x" and "8b", or pushed an escape that fitted to the next line.
+    escapes, shown = "\x8b" * 30, "\\x8b"
+    for letters, first, rest in ((83, "a" * 83, [21, 9]), (81, "a" * 81 + " \\x8b", [21, 8])):
+        sentence = "Refunds take 3 days."
+        verdict_ = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), f"{'a' * letters} {escapes}")
+        result = ExampleResult(Example("e1", "Q?", (Context("d", "Other."),), sentence), "lexical",
+                               {"groundedness": 0.0}, (verdict_,))
+        lines = render(Report({"name": "lexical"}, 5, (result,), {}), ()).splitlines()
+        at = lines.index(f'    "{sentence}"')
+        assert lines[at + 1:at + 4] == [f"      reason: {first}", *(f"{' ' * 14}{shown * n}" for n in rest)]
+
+
+def test_three_gone_examples_are_all_named_with_no_count_when_none_is_left(report: Report) -> None:
+    # Three is how many gone examples the summary names: g0, g1 and g2, and no "and 0 more" after them.
+    gone = {f"g{i}": BaselineExample({}, frozenset()) for i in range(3)}
+    out = render(report, (), comparison=compare(Baseline("main.json", "0.1.0", {}, 5, gone), report))
+    assert "baseline main.json: 0 examples in both runs, 4 new, 3 gone (g0, g1, g2)" in out.splitlines()
+
+
+def test_a_joiner_or_selector_first_in_the_text_is_escaped_when_the_text_ends_with_an_emoji() -> None:
+    # A joiner or a variation selector that is the first character follows nothing, so joins or selects
+    # nothing a reader sees: escaped, even where the text ends with an emoji (what the character before
+    # the first would be, counted from the end): shown raw, it was invisible. A selector right after a
+    # first character is that emoji's, shown as written.
+    assert show("\u200d👩 👨", 40) == "\\u200d👩 👨"
+    assert show("\ufe0f❤", 40) == "\\ufe0f❤"
+    assert show("❤\ufe0f ok", 40) == "❤\ufe0f ok"
+
+
+def test_a_joined_emoji_is_shown_whole_when_it_fills_the_width_exactly() -> None:
+    # "👨\u200d👩" is 3 characters, each shown as itself (the joiner joins two emoji): at width 3 it fits,
+    # where it had been cut to "👨…" as if one character too long.
+    assert show("👨\u200d👩", 3) == "👨\u200d👩"
+    assert show("👨\u200d👩", 2) == "👨…"
+
+
+def test_a_breached_citation_gate_lists_no_examples_when_none_measured_it(
+        report: Report, gates: tuple[GateResult, ...]) -> None:
+    # The fixture's citation_accuracy >= 0.5 is breached as undefined: no example has a value, so none is
+    # below it and no section names any. An empty "citation_accuracy below 0.5 (0 of 0 examples, worst
+    # first):" had headed nothing.
+    out = render(report, gates)
+    assert "citation_accuracy below" not in out
+    assert out.endswith("\n\nFAIL: groundedness 0.5833 < 0.85, citation_accuracy undefined: 0 observations\n")
+
+
+def test_a_long_word_after_a_full_line_starts_the_next_one_when_the_line_has_no_room() -> None:
+    # 85 letters and a space fill the reason's 86 columns; the 200-letter word after them, clipped with the
+    # reason to 3 x 86 = 258 characters (171 letters and "…" left of it), starts the next line: 86, then 85
+    # and "…". It had put its first letter on the full line: 87 columns, 101 with the indent, past the 100
+    # the terminal summary keeps to.
+    sentence = "Refunds take 3 days."
+    verdict_ = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), f"{'a' * 85} {'b' * 200}")
+    result = ExampleResult(Example("e1", "Q?", (Context("d", "Other."),), sentence), "lexical",
+                           {"groundedness": 0.0}, (verdict_,))
+    lines = render(Report({"name": "lexical"}, 5, (result,), {}), ()).splitlines()
+    at = lines.index(f'    "{sentence}"')
+    assert lines[at + 1:at + 4] == [f"      reason: {'a' * 85}", f"{' ' * 14}{'b' * 86}",
+                                    f"{' ' * 14}{'b' * 85}…"]
