@@ -113,18 +113,22 @@ def test_weakest_examples_are_bounded() -> None:
     assert len(out) < 6_000
 
 
-def test_a_reason_is_shown_to_its_end_over_up_to_three_lines() -> None:
-    # What the lexical judge's reason ends with is what tells the user why: the number the context lacks.
-    reason = "no single context supports it; closest pol-refund-timing has 3/4 of its terms, lacks 24"
-    sentence = "Most banks show the credit within 24 hours of that."
+def reason_shown(reason: str, sentence: str = "Refunds take 3 days.", doc: str = "d") -> list[str]:
+    """The terminal summary's lines after the one unsupported sentence of an example, its judge's `reason`
+    first (the example's one context is `doc`)."""
     verdict_ = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), reason)
-    example = Example("e1", "Q?", (Context("d", "Other."),), sentence)
+    example = Example("e1", "Q?", (Context(doc, "Other."),), sentence)
     out = render(Report({"name": "lexical"}, 5, (ExampleResult(example, "lexical", {"groundedness": 0.0},
                                                                (verdict_,)),), {}), ())
     lines = out.splitlines()
-    at = lines.index(f'    "{sentence}"')
+    return lines[lines.index(f'    "{sentence}"') + 1:]
+
+
+def test_a_reason_is_shown_to_its_end_over_up_to_three_lines() -> None:
+    # What the lexical judge's reason ends with is what tells the user why: the number the context lacks.
+    reason = "no single context supports it; closest pol-refund-timing has 3/4 of its terms, lacks 24"
     # 88 characters: the first line takes the words up to 86, the last word goes to a second line.
-    assert lines[at + 1:at + 3] == [
+    assert reason_shown(reason, "Most banks show the credit within 24 hours of that.")[:2] == [
         "      reason: no single context supports it; closest pol-refund-timing has 3/4 of its terms, lacks",
         "              24"]
 
@@ -137,14 +141,7 @@ def test_a_reason_wrapped_over_lines_keeps_each_escape_whole() -> None:
     # begins the next line, where the other 20 (80 characters) and " has" fit in 86.
     doc = "c" + "".join(map(chr, range(0x80, 0x85))) + "".join(map(chr, range(0x86, 0xA0)))
     reason = f"no single context supports it; closest {doc} has 0/2 of its terms, lacks 7"
-    sentence = "The fee is 7 dollars."
-    verdict_ = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), reason)
-    example = Example("e1", "Q?", (Context(doc, "Other."),), sentence)
-    out = render(Report({"name": "lexical"}, 5, (ExampleResult(example, "lexical", {"groundedness": 0.0},
-                                                               (verdict_,)),), {}), ())
-    lines = out.splitlines()
-    at = lines.index(f'    "{sentence}"')
-    assert lines[at + 1:at + 4] == [
+    assert reason_shown(reason, "The fee is 7 dollars.", doc)[:3] == [
         "      reason: no single context supports it; closest c\\x80\\x81\\x82\\x83\\x84\\x86\\x87"
         "\\x88\\x89\\x8a\\x8b",
         "              \\x8c\\x8d\\x8e\\x8f\\x90\\x91\\x92\\x93\\x94\\x95\\x96\\x97\\x98\\x99"
@@ -283,15 +280,8 @@ def test_one_example_in_both_runs_is_counted_in_the_singular() -> None:
 def test_a_long_reason_is_cut_at_its_third_line_when_it_would_take_more() -> None:
     # A 1,000-character reason with no space: 3 lines of 86 at most, so 3 x 86 = 258 characters, the last
     # of them "…": 86, 86, then 85 and "…". A fourth line had let one example's reason fill the terminal.
-    sentence = "Refunds take 3 days."
-    verdict_ = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), "r" * 1_000)
-    example = Example("e1", "Q?", (Context("d", "Other."),), sentence)
-    out = render(Report({"name": "lexical"}, 5, (ExampleResult(example, "lexical", {"groundedness": 0.0},
-                                                               (verdict_,)),), {}), ())
-    lines = out.splitlines()
-    at = lines.index(f'    "{sentence}"')
-    assert lines[at + 1:] == [f"      reason: {'r' * 86}", f"              {'r' * 86}",
-                              f"              {'r' * 85}…", "", "PASS (no gates given)"]
+    assert reason_shown("r" * 1_000) == [f"      reason: {'r' * 86}", f"              {'r' * 86}",
+                                         f"              {'r' * 85}…", "", "PASS (no gates given)"]
 
 
 def test_a_long_id_and_a_long_error_are_clipped_when_they_pass_their_widths() -> None:
@@ -341,13 +331,8 @@ def test_a_word_of_escapes_starts_a_line_whole_when_the_line_before_has_room_for
     # "\x" and "8b", or pushed an escape that fitted to the next line.
     escapes, shown = "\x8b" * 30, "\\x8b"
     for letters, first, rest in ((83, "a" * 83, [21, 9]), (81, "a" * 81 + " \\x8b", [21, 8])):
-        sentence = "Refunds take 3 days."
-        verdict_ = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), f"{'a' * letters} {escapes}")
-        result = ExampleResult(Example("e1", "Q?", (Context("d", "Other."),), sentence), "lexical",
-                               {"groundedness": 0.0}, (verdict_,))
-        lines = render(Report({"name": "lexical"}, 5, (result,), {}), ()).splitlines()
-        at = lines.index(f'    "{sentence}"')
-        assert lines[at + 1:at + 4] == [f"      reason: {first}", *(f"{' ' * 14}{shown * n}" for n in rest)]
+        assert reason_shown(f"{'a' * letters} {escapes}")[:3] == [f"      reason: {first}",
+                                                                  *(f"{' ' * 14}{shown * n}" for n in rest)]
 
 
 def test_three_gone_examples_are_all_named_with_no_count_when_none_is_left(report: Report) -> None:
@@ -389,11 +374,5 @@ def test_a_long_word_after_a_full_line_starts_the_next_one_when_the_line_has_no_
     # reason to 3 x 86 = 258 characters (171 letters and "…" left of it), starts the next line: 86, then 85
     # and "…". It had put its first letter on the full line: 87 columns, 101 with the indent, past the 100
     # the terminal summary keeps to.
-    sentence = "Refunds take 3 days."
-    verdict_ = ClaimVerdict(Claim(sentence, 0, len(sentence)), False, (), f"{'a' * 85} {'b' * 200}")
-    result = ExampleResult(Example("e1", "Q?", (Context("d", "Other."),), sentence), "lexical",
-                           {"groundedness": 0.0}, (verdict_,))
-    lines = render(Report({"name": "lexical"}, 5, (result,), {}), ()).splitlines()
-    at = lines.index(f'    "{sentence}"')
-    assert lines[at + 1:at + 4] == [f"      reason: {'a' * 85}", f"{' ' * 14}{'b' * 86}",
-                                    f"{' ' * 14}{'b' * 85}…"]
+    assert reason_shown(f"{'a' * 85} {'b' * 200}")[:3] == [f"      reason: {'a' * 85}",
+                                                          f"{' ' * 14}{'b' * 86}", f"{' ' * 14}{'b' * 85}…"]
