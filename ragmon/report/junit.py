@@ -88,7 +88,8 @@ def render(report: Report, gates: Sequence[GateResult], *, worst: int = DEFAULT_
 
 def render_error(message: str, *, run: RunInfo | None = None, status: int | None = 2) -> str:
     """A run that stopped before it had figures (bad input, an unreachable target, a judge error, or a
-    signal: `status` is the exit status it stopped with)."""
+    signal: `status` is the exit status it stopped with), or, `status` None, one that has not ended (the
+    report written before its work, which its own replaces)."""
     suite = _suite(run, tests=1, failures=0, errors=1)
     _properties(suite, None, None)
     _error_case(suite, message, status)
