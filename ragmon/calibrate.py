@@ -77,10 +77,8 @@ from ragmon.files import (
     file_at,
     holds_one_report,
     input_file,
-    not_waiting,
     unwritable,
-    written_to_stream,
-    written_whole,
+    write_report,
 )
 from ragmon.jsontext import replace_lone_surrogates
 from ragmon.judges.base import AsyncJudge, Judge, JudgeError
@@ -1053,15 +1051,11 @@ def _write_json(path: Path, doc: Mapping[str, Any], *, wait: bool = True) -> Non
     Without `wait`, a pipe with no reader (`mkfifo`) is an error (ENXIO), not a wait for one: after a stop
     signal, which the stop ignores from then on, a FIFO nobody read had held calibrate in open() for good,
     ended by nothing short of SIGKILL, as replay's reports had been."""
+    # A lone surrogate (half an emoji) in an id as U+FFFD: jq 1.6 refuses a whole file for its escape.
+    # A claim's or an id's `##[` as JSON's escape: a step that prints the file runs no CI log command.
+    text = inert(replace_lone_surrogates(json.dumps(doc, indent=2, ensure_ascii=False)), json_escape)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # A lone surrogate (half an emoji) in an id as U+FFFD: jq 1.6 refuses a whole file for its escape.
-        # A claim's or an id's `##[` as JSON's escape: a step that prints the file runs no CI log command.
-        text = inert(replace_lone_surrogates(json.dumps(doc, indent=2, ensure_ascii=False)), json_escape)
-        if not (written_to_stream(path, [text + "\n"])  # opened by name, `>> ci.log` lost its lines
-                or written_whole(path, [text + "\n"])):
-            with open(path, "w", encoding="utf-8", opener=None if wait else not_waiting) as handle:
-                handle.write(text + "\n")
+        write_report(path, [text + "\n"], wait=wait)
     except OSError as exc:
         raise Unwritten(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
 

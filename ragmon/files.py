@@ -139,6 +139,23 @@ def written_whole(path: Path, content: Iterable[str]) -> bool:
     return True
 
 
+def write_report(path: Path, content: Iterable[str], *, wait: bool = True) -> None:
+    """A report written at `path` in place of what is there: through standard output's or error's descriptor
+    when `path` is their file (`written_to_stream`), else whole (`written_whole`), else, a pipe or a device,
+    in place. Its directories are made, as a CI job names one it has not (`--junit reports/r.xml`). Without
+    `wait`, a pipe with no reader (`mkfifo`) is an error (ENXIO), not a wait for one (`not_waiting`). A JSON
+    "\\ud800" escape reads as a lone surrogate, which UTF-8 cannot encode: written back as that same escape,
+    the text is kept as the input gave it instead of stopping the run here."""
+    if written_to_stream(path, content):
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if written_whole(path, content):
+        return
+    with open(path, "w", encoding="utf-8", errors="backslashreplace",
+              opener=None if wait else not_waiting) as handle:
+        handle.writelines(content)
+
+
 def check_not_directory(path: Path, given: str) -> None:
     """Before anything is read: a report path that is a directory (`--json reports/`) is refused at once,
     not after every example was scored (and every Claude verdict paid for) when the write failed. `given`

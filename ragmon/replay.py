@@ -73,8 +73,7 @@ from ragmon.files import (
     not_a_directory,
     not_waiting,
     unwritable,
-    written_to_stream,
-    written_whole,
+    write_report,
 )
 from ragmon.gate import (
     EXIT_BREACHED,
@@ -1162,18 +1161,14 @@ def _write(path: Path, content: Text, *, summary: bool = False, wait: bool = Tru
     with no reader (`mkfifo`) is an error (ENXIO), not a wait for one, nor is a full pipe."""
     text = [content] if isinstance(content, str) else content
     try:
-        if not summary and written_to_stream(path, text):
-            return
         if not summary:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if written_whole(path, text):
-                return
-        # A JSON "\ud800" escape reads as a lone surrogate, which UTF-8 cannot encode: written back as
-        # that same escape, the text is kept as the input gave it instead of stopping the run here. Not
-        # in the JSON report, which holds U+FFFD instead (jq and serde_json refuse the escape).
-        with open(path, "a" if summary else "w", encoding="utf-8", errors="backslashreplace",
+            write_report(path, text, wait=wait)
+            return
+        # A lone surrogate as its escape, as `write_report` writes one. Not in the JSON report, which holds
+        # U+FFFD instead (jq and serde_json refuse the escape).
+        with open(path, "a", encoding="utf-8", errors="backslashreplace",
                   opener=None if wait else not_waiting) as handle:
-            handle.write("\n\n" if summary and _unended(path) else "")
+            handle.write("\n\n" if _unended(path) else "")
             handle.writelines(text)
     except OSError as exc:
         why = not_a_directory(path) or exc.strerror or str(exc)
