@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
+import glob
 import os
+import re
 import secrets
 import stat
 import sys
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -108,8 +112,9 @@ def written_whole(path: Path, content: Iterable[str]) -> bool:
     the whole report, at any moment. A link keeps pointing where it did (the file it names is replaced), and
     a file replaced keeps its permission bits and, where that may be given, its owner; one made anew gets
     those `open` gives. Anything else (a pipe, a device), or a directory where no file may be made, is for
-    the caller to write in place: False. A kill during the write leaves the new file, hidden
-    (`.report.json.<random>.tmp`), beside the old one."""
+    the caller to write in place: False, as is a file of more than one name (a hard link): renamed over
+    one, the others would keep the old report. A kill during the write leaves the new file, hidden
+    (`.report.json.<random>.tmp`), beside the old one, until the next write there (`_remove_left`)."""
     target = Path(os.path.realpath(path))
     try:
         status: os.stat_result | None = target.stat()
@@ -117,8 +122,9 @@ def written_whole(path: Path, content: Iterable[str]) -> bool:
         status = None
     except (OSError, ValueError):
         return False
-    if status is not None and not stat.S_ISREG(status.st_mode):
+    if status is not None and (not stat.S_ISREG(status.st_mode) or status.st_nlink > 1):
         return False
+    _remove_left(target)
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     try:
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
@@ -126,18 +132,44 @@ def written_whole(path: Path, content: Iterable[str]) -> bool:
         return False
     try:
         with open(descriptor, "w", encoding="utf-8", errors="backslashreplace") as handle:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
             if status is not None:
                 os.fchmod(descriptor, stat.S_IMODE(status.st_mode))
                 with contextlib.suppress(OSError):  # another user's file, replaced by root; not by them
                     os.fchown(descriptor, status.st_uid, status.st_gid)
             handle.writelines(content)
-        os.replace(temporary, target)
+            handle.flush()
+            os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
     return True
 
+
+LEFT_GRACE = 10.0
+"""Seconds a hidden file no writer locks is left alone: its writer may be between making it and locking it."""
+
+
+def _remove_left(target: Path) -> None:
+    """Removes the hidden files beside `target` that killed writes left (`written_whole`): a run killed while
+    writing a 60 MB JSON report left 60 MB hidden beside it for good, one more each time. A live write holds
+    a lock on its file (`flock`, released when its process ends, however it ends) from its first byte until
+    the file is renamed; a file no one locks, and older than `LEFT_GRACE`, is a dead one's."""
+    leftover = re.compile(rf"\.{re.escape(target.name)}\.[0-9a-f]{{8}}\.tmp")
+    for name in glob.glob(glob.escape(f"{target.parent}/.{target.name}.") + "*.tmp"):
+        left = Path(name)
+        if not leftover.fullmatch(left.name):
+            continue
+        with contextlib.suppress(OSError):
+            descriptor = os.open(left, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            try:
+                status = os.fstat(descriptor)
+                if stat.S_ISREG(status.st_mode) and time.time() - status.st_mtime > LEFT_GRACE:
+                    fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)  # OSError: a live write's
+                    os.unlink(left)
+            finally:
+                os.close(descriptor)
 
 def write_report(path: Path, content: Iterable[str], *, wait: bool = True) -> None:
     """A report written at `path` in place of what is there: through standard output's or error's descriptor

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import stat
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from ragmon.files import holds_one_report, written_whole
+from ragmon.files import LEFT_GRACE, holds_one_report, write_report, written_whole
 
 
 def _cut_short() -> Iterator[str]:
@@ -60,7 +62,6 @@ def test_a_pipe_or_a_device_is_left_to_be_written_in_place(tmp_path: Path) -> No
     assert [holds_one_report(path) for path in paths] == [False, False, True, False]
 
 
-
 def test_a_file_no_new_file_may_be_made_beside_is_left_to_be_written_in_place(tmp_path: Path) -> None:
     # A name of 250 bytes leaves no room for the hidden file's (".<name>.<8 hex>.tmp" is 264 of the 255 a
     # name may have): the report is written in place, as before, not refused. So is one in a directory the
@@ -69,3 +70,58 @@ def test_a_file_no_new_file_may_be_made_beside_is_left_to_be_written_in_place(tm
     report.write_text("old\n", encoding="utf-8")
     assert not written_whole(report, ["new\n"])
     assert report.read_text(encoding="utf-8") == "old\n" and os.listdir(tmp_path) == [report.name]
+
+
+def _left(directory: Path, name: str, age: float) -> Path:
+    left = directory / name
+    left.write_text('{"report_format": 1, "pas', encoding="utf-8")
+    os.utime(left, (time.time() - age, time.time() - age))
+    return left
+
+
+def test_what_killed_writes_left_is_removed_by_the_next_write_unless_live(tmp_path: Path) -> None:
+    # A run killed while writing its 60 MB JSON report left 60 MB hidden beside it, for good: one more file
+    # each time. A write in progress holds a lock on its file: here, as if another run were writing r.json.
+    (tmp_path / "r.json").write_text("old\n", encoding="utf-8")
+    dead = _left(tmp_path, ".r.json.0123abcd.tmp", 60)
+    live = _left(tmp_path, ".r.json.89abcdef.tmp", 60)
+    # Its writer may not have locked it yet.
+    just_made = _left(tmp_path, ".r.json.00ff00ff.tmp", LEFT_GRACE / 2)
+    kept = [_left(tmp_path, name, 60) for name in (".r.json.notes.tmp", ".r.json.0123abcd.tmp.bak",
+                                                     ".q.json.0123abcd.tmp", ".r.json.0123ABCD.tmp")]
+    holder = os.open(live, os.O_RDONLY)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX)
+        write_report(tmp_path / "r.json", ["new\n"])
+    finally:
+        os.close(holder)
+    assert (tmp_path / "r.json").read_text(encoding="utf-8") == "new\n"
+    assert not dead.exists()
+    left = sorted(["r.json", live.name, just_made.name, *(p.name for p in kept)])
+    assert sorted(os.listdir(tmp_path)) == left
+
+
+def test_a_file_of_two_names_is_written_in_place_so_both_hold_the_new_report(tmp_path: Path) -> None:
+    # Renamed over one name, the hard link's other name kept the old report.
+    report = tmp_path / "r.md"
+    report.write_text("old\n", encoding="utf-8")
+    os.link(report, tmp_path / "latest.md")
+    assert not written_whole(report, ["new\n"])
+    write_report(report, ["new\n"])
+    assert [p.read_text(encoding="utf-8") for p in (report, tmp_path / "latest.md")] == ["new\n", "new\n"]
+    assert sorted(os.listdir(tmp_path)) == ["latest.md", "r.md"]
+
+
+def test_a_write_in_progress_is_not_taken_for_a_dead_ones(tmp_path: Path) -> None:
+    # Another run writes the same report while this one's write, a minute old, is half done.
+    report = tmp_path / "r.json"
+
+    def slow() -> Iterator[str]:
+        yield "first "
+        (writing,) = tmp_path.glob(".r.json.*.tmp")
+        os.utime(writing, (time.time() - 60, time.time() - 60))
+        write_report(report, ["second\n"])
+        yield "whole\n"
+
+    write_report(report, slow())
+    assert report.read_text(encoding="utf-8") == "first whole\n" and os.listdir(tmp_path) == ["r.json"]

@@ -5,6 +5,7 @@ status."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -70,9 +71,15 @@ def test_a_run_killed_writing_its_reports_leaves_each_whole_saying_it_did_not_fi
     assert (suite.get("errors"), suite.get("failures"), error.get("message")) == ("1", "0", doc["error"])
     # The step summary, appended to, gets a run's section when it ends, not one while it works.
     assert (tmp_path / "summary.md").read_text(encoding="utf-8") == summary
-    # What the killed write had begun stays beside the report, hidden, never in its place.
-    (left,) = [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
-    assert re.fullmatch(r"\.r\.json\.[0-9a-f]{8}\.tmp", left)
+    # What the killed write had begun stays beside the report, hidden, never in its place, until the next
+    # run writes there and finds no live writer holding it (`files.LEFT_GRACE` after it was last written).
+    (left,) = [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    assert re.fullmatch(r"\.r\.json\.[0-9a-f]{8}\.tmp", left.name)
+    os.utime(left, (time.time() - 60, time.time() - 60))
+    again = subprocess.run([sys.executable, "-m", "ragmon", "replay", str(GOLDEN), "--gate",
+                            "groundedness=0.9", "--quiet", *reports], cwd=tmp_path, env=env, timeout=60)
+    assert again.returncode == 0 and json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["passed"]
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
 @pytest.mark.parametrize("stdout", ["pipe", "file"])
