@@ -32,6 +32,7 @@ from ragmon.cli import OTHER_VARIABLES, SUBCOMMANDS, build_parser
 from ragmon.datasets import load
 from ragmon.errors import InputError
 from ragmon.metrics.aggregate import aggregate_columns
+from ragmon.rules import PER_EXAMPLE_RULES
 from ragmon.scrape import total
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -302,6 +303,14 @@ def test_two_ways_to_count_says_how_each_hallucination_figure_counts(readme: str
               for rule in group["rules"]}
     assert "ragmon_claims_unsupported_per_claims" in alerts["RagmonHallucinationRateHigh"]["expr"]
 
+
+
+def test_the_scoring_rules_a_warning_begins_at_are_the_ones_ragmon_warns_from(readme: str) -> None:
+    """Which captures and baselines are warned of as scored otherwise: the capture section still said "before
+    rules 22" once the first rules vouched for were 36, so a user expected no warning for a capture of rules
+    22 to 35 and got one. The README names the constant and its value today; each place must agree."""
+    told = re.findall(r"`ragmon\.rules\.PER_EXAMPLE_RULES`,\s+(\d+)\s+today", readme)
+    assert len(told) >= 2 and set(map(int, told)) == {PER_EXAMPLE_RULES}
 
 def test_every_variable_the_readme_names_is_read_by_its_command(readme: str) -> None:
     named = [(commands or ANY_COMMAND, variable) for commands, paragraph in paragraphs(readme)

@@ -280,6 +280,23 @@ def test_grace_period_outlasts_ragmons_stop_and_its_wait_for_a_scrape(dockerfile
     assert stops == {"deployment.yaml": 43.0, "ragmon.yaml": 48.0}
 
 
+
+def test_compose_stop_grace_outlasts_ragmons_stop_and_its_wait_for_a_scrape(dockerfile: Dockerfile) -> None:
+    """`docker compose stop` sends SIGTERM, then SIGKILL at `stop_grace_period`: the stack's Prometheus
+    scrapes every 15 s, so the wait for a final scrape is at least that, and the grace holds the whole stop.
+    By hand: 3 listeners x 1 s + a 10 s drain + 15 s = 28 s of 30 (the grace had been 20 s, and no wait set:
+    the drain's outcomes never reached Prometheus)."""
+    service = compose()["services"]["ragmon"]
+    given = {name: value for name, value in service["environment"].items() if isinstance(value, str)}
+    environ = {**dockerfile.runtime.env(), **given}
+    config = ServeConfig.from_args(build_parser("serve", environ).parse_args(["serve"]))
+    prometheus = safe_load((ROOT / "deploy" / "prometheus" / "prometheus.yml").read_text(encoding="utf-8"))
+    interval = seconds(prometheus["global"]["scrape_interval"])
+    stop = 3 * RECEIVER_GRACE + config.drain_seconds + config.final_scrape_wait
+    assert config.final_scrape_wait >= interval == 15
+    assert stop <= seconds(service["stop_grace_period"]) == 30
+    assert stop == 28
+
 def kustomizations() -> Iterator[tuple[Path, dict[str, Any]]]:
     for path in yaml_files(K8S, COLLECTOR):
         if path.name == "kustomization.yaml":
