@@ -280,3 +280,18 @@ def test_ragmon_attributes_of_a_request_that_failed_or_recorded_nothing(
         error = failure(recorder)
         assert (error.span_name, error.field) == ("ask", "status" if fails else "documents and answer")
         assert str(error).endswith(expected)
+
+
+@pytest.mark.parametrize("cited", [["kb-1"], []], ids=["cited kb-1", "cited none"])
+def test_citations_without_an_answer_are_an_error_naming_the_missing_answer(
+        recorder: Recorder, cited: list[str]) -> None:
+    # The app recorded what its answer cited but not the answer (ragmon.answer forgotten): it was scored as
+    # a search endpoint's documents, counted "scored" with no groundedness and nothing said.
+    with recorder.tracer.start_as_current_span("ask", attributes={"ragmon.question": QUESTION, **CONTEXTS}), \
+            recorder.tracer.start_as_current_span("cite", attributes={"ragmon.citations": cited}):
+        pass
+    error = failure(recorder)
+    assert (error.span_name, error.field) == ("cite", "ragmon.answer")
+    assert str(error).endswith("ragmon.citations is what an answer cited, but the trace records no "
+                               "answer (ragmon.answer, nor a model call's output): not scored, as its "
+                               "documents alone would count it a search endpoint's result")
