@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from multiprocessing import forkserver, resource_tracker
+from multiprocessing import forkserver, popen_forkserver, resource_tracker
 from multiprocessing.connection import wait
 from multiprocessing.process import BaseProcess
 from typing import IO, Protocol
@@ -155,6 +155,21 @@ def warm(threshold: float, spill: str = "", share: int = WORKER_SHARE) -> None:
     _share = share
 
 
+class _StatusReadOnce(popen_forkserver.Popen):
+    """A worker's exit status, which the forkserver sends once (4 bytes on a pipe), read once and kept. Read
+    by two threads at once (the pool's manager thread, and any thread starting a process, which polls every
+    child), both found it ready and the second read an empty pipe, which CPython takes for a dead forkserver:
+    status 255, kept over the first read's. An OOM kill was logged as "exited with code 255"."""
+
+    _reading = threading.Lock()
+
+    def poll(self, flag: int = os.WNOHANG) -> int | None:
+        if self.returncode is None and flag != os.WNOHANG:
+            wait([self.sentinel])  # not under the lock: a wait for a live worker holds up no other read
+        with self._reading:
+            return super().poll(os.WNOHANG)
+
+
 class _Worker(multiprocessing.context.ForkServerProcess):
     """A lexical worker as its pool ends it. A pool that breaks (a worker OOM-killed) ends the workers still
     alive with `terminate`, SIGTERM, which they ignore (`warm`): the pool's manager thread then waited for
@@ -164,6 +179,10 @@ class _Worker(multiprocessing.context.ForkServerProcess):
     status is not taken for a death (`_report_death`)."""
 
     ended_by_pool = False
+
+    @staticmethod
+    def _Popen(process_obj: BaseProcess) -> _StatusReadOnce:
+        return _StatusReadOnce(process_obj)
 
     def terminate(self) -> None:
         # exitcode reads the status where the forkserver wrote it and keeps it, where the manager thread, the
@@ -337,7 +356,7 @@ class LexicalLane:
         self._recycle_due: asyncio.TimerHandle | None = None
         self._retiring: dict[asyncio.Future[None], ProcessPoolExecutor] = {}
         """Pools replaced for memory, finishing what they hold, until their shutdown ends; and pools broken,
-        until their workers' exit statuses are read (`_settled`)."""
+        until their manager thread has ended their live workers (`_settled`)."""
         self._over: dict[ProcessPoolExecutor, dict[int, int]] = {}
         """Per pool, per worker pid: bytes it keeps over its share, until the pool's workers end."""
         self._retrying = asyncio.Lock()
@@ -453,10 +472,10 @@ class LexicalLane:
             self._pool = self._new_pool()
             self.restarts += 1
             self._over.pop(pool, None)
-            # Examples wait for the broken pool's statuses to be read before the new pool starts a worker:
-            # starting one polls every child process, the dead worker too, and a second read of its status
-            # from the forkserver's pipe finds it empty (exit code 255). Racing the manager thread's read,
-            # it had logged an OOM kill as "exited with code 255" now and then.
+            # Examples wait for the broken pool's manager thread to end its live workers before the new pool
+            # starts one: a pool an OOM kill broke is short of memory, which new workers beside the old ones
+            # would take more of. (Starting a worker polls every child process; a status read twice at once
+            # is read once all the same: `_StatusReadOnce`.)
             settled = asyncio.ensure_future(asyncio.to_thread(_settled, pool))
             self._retiring[settled] = pool
             settled.add_done_callback(self._retired)
@@ -609,8 +628,8 @@ def _report_death(pool: ProcessPoolExecutor, processes: dict[int, BaseProcess], 
     dead (a result that cannot be unpickled) is a bug in ragmon, logged with its traceback. The workers the
     lane `killed` for an example past its time have had their line (`_kill_hung`): theirs is no OOM kill.
 
-    The statuses are read once the pool's manager thread is done with them: a worker's status is read
-    from a pipe, once, and a read racing the manager thread's would find the pipe empty (exit code 255).
+    The statuses are read once the pool's manager thread has ended the live workers: one that died of
+    itself by then (two OOM-killed moments apart) is named, one the pool killed (`ended_by_pool`) is not.
     Runs in a thread of its own, which writes the line even if the example's consumer is cancelled
     meanwhile (the drain is over)."""
     _settled(pool)

@@ -9,6 +9,7 @@ import dataclasses
 import fcntl
 import gc
 import logging
+import multiprocessing.forkserver
 import os
 import pickle
 import random
@@ -20,7 +21,7 @@ import tempfile
 import time
 import tracemalloc
 from collections.abc import AsyncIterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool, _ResultItem
 from pathlib import Path
 
@@ -163,6 +164,28 @@ async def test_examples_held_by_a_killed_worker_are_scored_on_a_new_pool(
     assert line.getMessage() == f"lexical worker {pid} {how}{RETRIED}"
     assert (line.levelno, line.pid, line.exitcode, line.exc_info) == (logging.ERROR, pid, -sig, None)
 
+
+
+def test_a_dead_workers_status_read_by_two_threads_at_once_is_its_status_for_both(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The forkserver sends a worker's status once, 4 bytes on a pipe. Two threads reading it at once (the
+    # pool's manager thread, and any thread starting a process, which polls every child) both found it
+    # ready; the second then read an empty pipe, took the status for 255 and kept that: an OOM kill was
+    # logged as "exited with code 255". Each read is made slow here, so that the two overlap.
+    worker = scoring._WORKERS.Process(target=time.sleep, args=(60,))
+    worker.start()
+    worker.kill()
+    select.select([worker.sentinel], [], [], 10)
+    read_signed = multiprocessing.forkserver.read_signed
+
+    def slowly(fd: int) -> int:
+        time.sleep(0.3)
+        return read_signed(fd)
+
+    monkeypatch.setattr(multiprocessing.forkserver, "read_signed", slowly)
+    with ThreadPoolExecutor(2) as threads:
+        statuses = list(threads.map(lambda _: worker.exitcode, range(2)))
+    assert statuses == [-signal.SIGKILL, -signal.SIGKILL] and worker.exitcode == -signal.SIGKILL
 
 async def test_an_example_that_kills_every_worker_is_an_error_after_its_retry_and_the_others_are_scored(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
