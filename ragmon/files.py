@@ -171,6 +171,7 @@ def _remove_left(target: Path) -> None:
             finally:
                 os.close(descriptor)
 
+
 def write_report(path: Path, content: Iterable[str], *, wait: bool = True) -> None:
     """A report written at `path` in place of what is there: through standard output's or error's descriptor
     when `path` is their file (`written_to_stream`), else whole (`written_whole`), else, a pipe or a device,
