@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import IO
 
 from ragmon.errors import InputError, printable
+from ragmon.files import not_a_directory
 from ragmon.options import Flag
 
 log = logging.getLogger("ragmon.budget_file")
@@ -75,12 +76,16 @@ class BudgetFile:
     """The open, locked file; `read` once at start, then `write` on every change of the day's spend."""
 
     def __init__(self, path: Path, setting: Flag = _FLAG) -> None:
-        # A link's target, not the link: os.replace would put a file where the link was, and the volume
-        # it pointed to would never see another figure.
-        self.path = path.resolve()
         # The variable first, where one gave it (the Dockerfile sets RAGMON_LLM_BUDGET_FILE): a user told
         # of the flag looks for one never typed.
         self.named = setting.given(printable(str(path)))
+        # A link's target, not the link: os.replace would put a file where the link was, and the volume
+        # it pointed to would never see another figure. Links in a loop had stopped the start with a
+        # traceback (RuntimeError before Python 3.13, OSError after).
+        try:
+            self.path = path.resolve()
+        except (OSError, RuntimeError):
+            raise InputError(f"{self.named}: cannot be used: its symbolic links form a loop") from None
         self._failing = False
         self._lock: IO[bytes] | None = None
         # Before anything is created beside it: a FIFO hung the start unlogged, and /dev/full was read
@@ -95,6 +100,10 @@ class BudgetFile:
             flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW
             self._lock = os.fdopen(os.open(self.path.with_name(self.path.name + ".lock"), flags, 0o600), "ab")
         except OSError as exc:
+            # A file where a folder goes had been told as the mkdir's "File exists".
+            blocked = not_a_directory(self.path)
+            if blocked is not None:
+                raise InputError(f"{self.named}: cannot be written: {blocked}") from None
             link = " (a symbolic link stands where ragmon's lock file goes: remove it)" \
                 if exc.errno == errno.ELOOP else ""
             raise InputError(f"{self.named}: cannot open its lock file: "

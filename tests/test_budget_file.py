@@ -315,3 +315,21 @@ def test_a_bill_no_float_holds_leaves_a_file_the_next_start_reads(tmp_path: Path
     assert restarted.spent == 1e308
     restarted.close()
     restarted.close()
+
+
+def test_links_in_a_loop_or_a_file_where_its_folder_goes_are_refused_by_name(tmp_path: Path) -> None:
+    """A loop of links had stopped `ragmon serve` with a traceback (Path.resolve's RuntimeError), and a file
+    where the budget file's folder goes was told as "cannot open its lock file: File exists"."""
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    (tmp_path / "afile").write_text("x\n", encoding="utf-8")
+    told = {}
+    for path in (tmp_path / "loop1", tmp_path / "loop1" / "spend.json", tmp_path / "afile" / "spend.json"):
+        with pytest.raises(InputError) as caught:
+            BudgetFile(path)
+        told[path.relative_to(tmp_path).as_posix()] = str(caught.value)
+    loop = "cannot be used: its symbolic links form a loop"
+    assert told == {"loop1": f"--llm-budget-file {tmp_path / 'loop1'}: {loop}",
+                    "loop1/spend.json": f"--llm-budget-file {tmp_path / 'loop1' / 'spend.json'}: {loop}",
+                    "afile/spend.json": f"--llm-budget-file {tmp_path / 'afile' / 'spend.json'}: cannot be "
+                                        f"written: {tmp_path / 'afile'} is a file, not a directory"}

@@ -430,10 +430,7 @@ def _usage(message: Any, unanswered: int) -> Usage | None:
     unanswered: its bill is unknown, so calibrate's figures are a floor, marked as one, and a budget
     counts the call at all it reserved (`Usage.unpriced`)."""
     usage = getattr(message, "usage", None)
-    inputs = _count(getattr(usage, "input_tokens", None))
-    outputs = _count(getattr(usage, "output_tokens", None))
-    written = _count(getattr(usage, "cache_creation_input_tokens", None) or 0)
-    read = _count(getattr(usage, "cache_read_input_tokens", None) or 0)
+    inputs, outputs, written, read = _counts(usage).values()
     if inputs is None or outputs is None or written is None or read is None:
         return None
     unpriced = _unpriced(usage) is not None
@@ -441,6 +438,27 @@ def _usage(message: Any, unanswered: int) -> Usage | None:
     billed = inputs + _cache_writes(usage, written) + CACHE_READ * read
     return Usage(math.ceil(surcharge * billed), math.ceil(surcharge * outputs), 1, unanswered + int(unpriced),
                  int(unpriced))
+
+
+def _counts(usage: Any) -> dict[str, int | None]:
+    """Each token count a bill is made of, by its name in the reply; None where it is no count. The cache's
+    may be missing (no cache used)."""
+    counts = {name: _count(getattr(usage, name, None)) for name in ("input_tokens", "output_tokens")}
+    for name in ("cache_creation_input_tokens", "cache_read_input_tokens"):
+        counts[name] = _count(getattr(usage, name, None) or 0)
+    return counts
+
+
+def _unread_usage(message: Any) -> str:
+    """Why a reply's bill cannot be read, naming the counts that are none: a count of 10^309, which JSON
+    reads as infinity, had been told as "reply carries no token usage", sending the user to look for a
+    usage that was there."""
+    usage = getattr(message, "usage", None)
+    if usage is None:
+        return "reply carries no token usage"
+    unread = [f"{name} {_quoted(getattr(usage, name, None))}" for name, count in _counts(usage).items()
+              if count is None]
+    return f"reply's token usage cannot be read (not a whole number of tokens: {', '.join(unread)})"
 
 
 def _cache_writes(usage: Any, written: int) -> Fraction:
@@ -960,8 +978,9 @@ class ClaudeJudge:
     `api_key`/`base_url` default to `ANTHROPIC_API_KEY`/`ANTHROPIC_BASE_URL`, as the SDK reads them.
     `timeout` bounds each attempt, its whole reply; the SDK makes up to `max_retries` more after a 429,
     529, 5xx or timeout. A call (a long answer makes several) ends within `timeout` x (`max_retries` + 1)
-    plus the SDK's backoff between attempts (0.5 s, then 1 s, ...): a retry the API asks to delay past
-    that is not made (`_Attempts`). The blocking methods run the async ones on the judge's own event loop
+    plus the SDK's backoff between attempts (0.5 s, then 1 s, ...): a retry the API asks to delay so long
+    that it could not run whole within `timeout` x (`max_retries` + 1) of the call's start is not made
+    (`_Attempts`). The blocking methods run the async ones on the judge's own event loop
     and thread (`LoopThread`), started on first use and ended by `close`.
 
     Pickled (to the workers of a `ProcessPoolExecutor`), a judge travels as the arguments it was built
@@ -1326,7 +1345,7 @@ class ClaudeJudge:
         self._warn_unpriced(message)
         try:
             if reported is None:
-                raise ClaudeJudgeError("reply carries no token usage")
+                raise ClaudeJudgeError(_unread_usage(message))
             parsed = self._parse(plan, batch, message)
         except ClaudeJudgeError as exc:
             said = _redacted(str(exc), attempts.credentials)
@@ -1458,8 +1477,9 @@ def add_cli_arguments(group: argparse._ActionsContainer, *, timeout: str = "60s"
     group.add_argument("--llm-model", default=DEFAULT_MODEL, help="Claude model id (default %(default)s)")
     group.add_argument("--llm-timeout", type=positive_duration, default=timeout,
                        help="per attempt, for the whole reply; the SDK retries twice on 429, 529, 5xx "
-                            "and timeouts, so a call takes at most 3 times this, plus 1.5 s of backoff: "
-                            "a retry-after past that ends it (default %(default)s)")
+                            "and timeouts, so a call takes at most 3 times this, plus 1.5 s of backoff; a "
+                            "retry-after whose wait and one more attempt would pass 3 times this ends it "
+                            "(default %(default)s)")
     group.add_argument("--llm-concurrency", type=positive_int, default=4, metavar="N",
                        help="Claude calls in flight at once (default %(default)s)")
     if not prices:

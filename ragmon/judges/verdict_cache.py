@@ -230,7 +230,9 @@ def _writable_directory(directory: Path) -> None:
         os.unlink(probe)
     except OSError as exc:
         ancestry = (*reversed(directory.parents), directory)
-        blocker = next((p for p in ancestry if p.exists() and not p.is_dir()), None)
+        # os.path's tests, which take an error for "no": Path.exists raised for a name too long
+        # (ENAMETOOLONG), a traceback in place of this message.
+        blocker = next((p for p in ancestry if os.path.lexists(p) and not os.path.isdir(p)), None)
         reason = f"{blocker} is not a directory" if blocker is not None else exc.strerror or str(exc)
         raise InputError(f"cannot keep Claude verdicts in this directory: {reason}",
                          source=str(directory)) from None

@@ -916,15 +916,27 @@ def test_api_key_and_base_url_come_from_the_environment(fake_api: FakeAnthropic,
     assert fake_api.calls == 1
 
 
-@pytest.mark.parametrize("usage", [(-1, -1), (True, True)], ids=["negative", "JSON true"])
-def test_a_reply_without_usage_is_an_error_of_unknown_cost(fake_api: FakeAnthropic,
-                                                           usage: tuple[int, int]) -> None:
+UNREAD = "reply's token usage cannot be read (not a whole number of tokens: "
+
+
+@pytest.mark.parametrize(("usage", "told"), [
+    ('{"input_tokens": -1, "output_tokens": -1}', f"{UNREAD}input_tokens -1, output_tokens -1)"),
+    ('{"input_tokens": true, "output_tokens": 10}', f"{UNREAD}input_tokens True)"),
+    # JSON's parser reads 1e309 as infinity: "reply carries no token usage" had sent the user looking for
+    # a usage that was there.
+    ('{"input_tokens": 100, "output_tokens": 1e309}', f"{UNREAD}output_tokens inf)"),
+    ('{"input_tokens": 100, "output_tokens": 10, "cache_read_input_tokens": 2.5}',
+     f"{UNREAD}cache_read_input_tokens 2.5)"),
+    (None, "reply carries no token usage"),
+], ids=["negative", "JSON true", "1e309", "a fraction", "none"])
+def test_a_reply_without_usage_is_an_error_of_unknown_cost(fake_api: FakeAnthropic, usage: str | None,
+                                                           told: str) -> None:
     """JSON's `true` is no count (Python's bool is an int: it had been billed as 1 token in, 1 out)."""
-    tool_use = {"type": "tool_use", "id": "t", "name": "record_verdicts",
-                "input": {"verdicts": [_verdict(PARIS)]}}
-    fake_api.enqueue(Content([tool_use], "tool_use", usage=usage))
-    with pytest.raises(ClaudeJudgeError, match="no token usage") as caught:
+    given = '"usage": {"input_tokens": 100, "output_tokens": 10}'
+    fake_api.enqueue(Raw(_message().replace(given, f'"usage": {usage or "null"}')))
+    with pytest.raises(ClaudeJudgeError) as caught:
         make_judge(fake_api).judge(EXAMPLE, (PARIS,))
+    assert str(caught.value).endswith(f"Claude judge: {told}")
     assert caught.value.usage == Usage(unanswered=1)  # billed, for an amount it does not say
 
 
@@ -1015,6 +1027,14 @@ def test_an_unusable_cache_dir_is_refused_before_any_call(fake_api: FakeAnthropi
     assert str(caught.value) == (f"{afile / 'sub'}: cannot keep Claude verdicts in this directory: "
                                  f"{afile} is not a directory")
     assert fake_api.calls == 0
+
+
+def test_a_cache_dir_named_too_long_is_refused_by_name(fake_api: FakeAnthropic, tmp_path: Path) -> None:
+    # Path.exists raised ENAMETOOLONG while the reason was looked for: "internal error (a bug in ragmon)".
+    cache = tmp_path / ("a" * 300)
+    with pytest.raises(InputError) as caught:
+        make_judge(fake_api, cache_dir=cache)
+    assert str(caught.value) == f"{cache}: cannot keep Claude verdicts in this directory: File name too long"
 
 
 def test_a_cache_dir_is_made_parents_too_when_the_judge_is_built(fake_api: FakeAnthropic,

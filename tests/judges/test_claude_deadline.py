@@ -173,6 +173,17 @@ def test_a_retry_the_api_asks_to_delay_within_the_bound_is_made(fake_api: FakeAn
     assert time.monotonic() - started >= 0.5
 
 
+
+def test_the_sdks_backoff_is_no_part_of_the_bound_a_requested_wait_must_fit(fake_api: FakeAnthropic) -> None:
+    """The README and --help had said a retry-after ended the call only past the attempts' timeouts plus
+    the SDK's backoff (1 s x 2 + 0.5 s = 2.5 s here), where the bound is the timeouts alone: a 1.2 s wait
+    and a 1 s attempt (2.2 s) fit the first and not the second, so no retry is made."""
+    fake_api.enqueue(Fail(429, "rate_limit_error", {"retry-after": "1.2"}))
+    with pytest.raises(ClaudeJudgeError) as caught:
+        judged(make_judge(fake_api.url, timeout=1.0, max_retries=1), False)
+    assert caught.value.kind == "rate_limited" and fake_api.calls == 1
+    assert str(caught.value).endswith("passes this call's bound of 2s (timeout 1s x 2 attempts)")
+
 @PATHS
 def test_a_request_that_never_left_the_process_costs_nothing_and_says_why(
         fake_api: FakeAnthropic, asynchronous: bool, monkeypatch: pytest.MonkeyPatch) -> None:
