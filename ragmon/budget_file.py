@@ -72,6 +72,23 @@ _MAX_BYTES = 4096
 _FLAG = Flag("--llm-budget-file")
 
 
+def _resolved(path: Path, named: str) -> Path:
+    """`path` with every link followed; links in a loop refused by name. They had stopped the start with a
+    traceback (Path.resolve's RuntimeError, Python 3.11 and 3.12); Python 3.13 resolves a loop to itself,
+    and the start had gone on to make a lock file beside it and fail reading it."""
+    looped = InputError(f"{named}: cannot be used: its symbolic links form a loop")
+    try:
+        resolved = path.resolve()
+    except RuntimeError:
+        raise looped from None
+    try:
+        resolved.stat()
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise looped from None
+    return resolved
+
+
 class BudgetFile:
     """The open, locked file; `read` once at start, then `write` on every change of the day's spend."""
 
@@ -80,12 +97,8 @@ class BudgetFile:
         # of the flag looks for one never typed.
         self.named = setting.given(printable(str(path)))
         # A link's target, not the link: os.replace would put a file where the link was, and the volume
-        # it pointed to would never see another figure. Links in a loop had stopped the start with a
-        # traceback (RuntimeError before Python 3.13, OSError after).
-        try:
-            self.path = path.resolve()
-        except (OSError, RuntimeError):
-            raise InputError(f"{self.named}: cannot be used: its symbolic links form a loop") from None
+        # it pointed to would never see another figure.
+        self.path = _resolved(path, self.named)
         self._failing = False
         self._lock: IO[bytes] | None = None
         # Before anything is created beside it: a FIFO hung the start unlogged, and /dev/full was read

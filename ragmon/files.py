@@ -132,14 +132,16 @@ def written_whole(path: Path, content: Iterable[str]) -> bool:
         return False
     try:
         with open(descriptor, "w", encoding="utf-8", errors="backslashreplace") as handle:
-            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            # No one else has this new file: the lock fails only where there is none (NFS without its lock
+            # daemon, ENOLCK), and the report is written all the same.
+            with contextlib.suppress(OSError):
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
             if status is not None:
                 os.fchmod(descriptor, stat.S_IMODE(status.st_mode))
                 with contextlib.suppress(OSError):  # another user's file, replaced by root; not by them
                     os.fchown(descriptor, status.st_uid, status.st_gid)
             handle.writelines(content)
-            handle.flush()
-            os.replace(temporary, target)
+        os.replace(temporary, target)  # once closed: an error a filesystem tells at close leaves the old file
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
@@ -148,14 +150,17 @@ def written_whole(path: Path, content: Iterable[str]) -> bool:
 
 
 LEFT_GRACE = 10.0
-"""Seconds a hidden file no writer locks is left alone: its writer may be between making it and locking it."""
+"""Seconds a hidden file no writer locks is left alone: its writer may be between making it and locking it,
+or between closing it and renaming it."""
 
 
 def _remove_left(target: Path) -> None:
     """Removes the hidden files beside `target` that killed writes left (`written_whole`): a run killed while
     writing a 60 MB JSON report left 60 MB hidden beside it for good, one more each time. A live write holds
     a lock on its file (`flock`, released when its process ends, however it ends) from its first byte until
-    the file is renamed; a file no one locks, and older than `LEFT_GRACE`, is a dead one's."""
+    it is closed, then renames it at once; a file no one locks, and not written for `LEFT_GRACE`, is a dead
+    one's. Tested with a shared lock, which a read-only descriptor may take on NFS too (flock there is a
+    byte-range lock, and an exclusive one needs the file open for writing)."""
     leftover = re.compile(rf"\.{re.escape(target.name)}\.[0-9a-f]{{8}}\.tmp")
     for name in glob.glob(glob.escape(f"{target.parent}/.{target.name}.") + "*.tmp"):
         left = Path(name)
@@ -166,7 +171,7 @@ def _remove_left(target: Path) -> None:
             try:
                 status = os.fstat(descriptor)
                 if stat.S_ISREG(status.st_mode) and time.time() - status.st_mtime > LEFT_GRACE:
-                    fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)  # OSError: a live write's
+                    fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)  # OSError: a live write's
                     os.unlink(left)
             finally:
                 os.close(descriptor)

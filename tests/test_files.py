@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import builtins
+import errno
 import fcntl
 import os
 import stat
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import ragmon.files
 from ragmon.files import LEFT_GRACE, holds_one_report, write_report, written_whole
 
 
@@ -125,3 +129,39 @@ def test_a_write_in_progress_is_not_taken_for_a_dead_ones(tmp_path: Path) -> Non
 
     write_report(report, slow())
     assert report.read_text(encoding="utf-8") == "first whole\n" and os.listdir(tmp_path) == ["r.json"]
+
+
+def test_a_filesystem_without_locks_gets_its_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # NFS without its lock daemon answers flock with ENOLCK: the report had been lost ("cannot write report:
+    # No locks available") for a lock nobody else could want on a file just made.
+    def no_locks(descriptor: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    (tmp_path / "r.json").write_text("old\n", encoding="utf-8")
+    write_report(tmp_path / "r.json", ["new\n"])
+    assert (tmp_path / "r.json").read_text(encoding="utf-8") == "new\n" and os.listdir(tmp_path) == ["r.json"]
+
+
+def test_an_error_told_at_close_leaves_the_old_report(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # NFS tells a write-back error (EDQUOT, EIO) at close: renamed before it, a cut file had replaced the
+    # report while the run said it could not write it.
+    def failing_at_close(*args: Any, **kwargs: Any) -> Any:
+        handle = builtins.open(*args, **kwargs)  # noqa: SIM115 (closed by Closing)
+
+        class Closing:
+            def __enter__(self) -> Any:
+                return handle
+
+            def __exit__(self, *raised: object) -> None:
+                handle.close()
+                raise OSError(errno.EDQUOT, os.strerror(errno.EDQUOT))
+
+        return Closing()
+
+    monkeypatch.setattr(ragmon.files, "open", failing_at_close, raising=False)
+    (tmp_path / "r.json").write_text("old\n", encoding="utf-8")
+    with pytest.raises(OSError, match="quota"):
+        written_whole(tmp_path / "r.json", ["new\n"])
+    assert (tmp_path / "r.json").read_text(encoding="utf-8") == "old\n" and os.listdir(tmp_path) == ["r.json"]

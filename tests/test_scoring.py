@@ -186,6 +186,7 @@ def test_a_dead_workers_status_read_by_two_threads_at_once_is_its_status_for_bot
     with ThreadPoolExecutor(2) as threads:
         statuses = list(threads.map(lambda _: worker.exitcode, range(2)))
     assert statuses == [-signal.SIGKILL, -signal.SIGKILL] and worker.exitcode == -signal.SIGKILL
+    worker.close()
 
 async def test_an_example_that_kills_every_worker_is_an_error_after_its_retry_and_the_others_are_scored(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:

@@ -270,7 +270,7 @@ def _extract(trace: Trace, recorded: bool) -> tuple[Example | None, str | None]:
         pipeline=view.nearest_root(ragmon.pipeline) or _service_name(view, tops),
     )
     if answer is None:
-        _unanswered(view, tops, contexts, recorded)
+        _unanswered(view, tops, contexts, recorded, bool(llm_call))
     return example, "; ".join(filter(None, (note, _blank_note(view)))) or None
 
 
@@ -2093,7 +2093,8 @@ def _no_answer(call: list[Span]) -> None:
         + "; or record the answer as ragmon.answer (ragmon.instrument)")
 
 
-def _unanswered(view: _View, tops: list[Span], contexts: tuple[Context, ...] | None, recorded: bool) -> None:
+def _unanswered(view: _View, tops: list[Span], contexts: tuple[Context, ...] | None, recorded: bool,
+                called: bool) -> None:
     """Why a trace without an answer (and without a model call that explains it) cannot be scored, as an
     error; none when it is a search endpoint that ended well, scored on its documents. A request that
     failed (status ERROR) left no answer for a reason of its own, not because it only searches: its
@@ -2102,12 +2103,13 @@ def _unanswered(view: _View, tops: list[Span], contexts: tuple[Context, ...] | N
     traffic that no score ever reflects. A trace whose every top span has its parent missing, and not in
     another process, was cut off: the spans around the model call never ended (a client that stopped
     reading a streamed answer) or were never sent, and the documents that came are no search endpoint's
-    answer. A trace recording `ragmon.citations` had an answer that cited them, which the app did not
-    record (`ragmon.answer` forgotten): scored as a search endpoint's, it counted as served with no figure,
-    and nothing said why; the span named is the one recording them. Otherwise it is the innermost one
-    standing for the request. A recorded trace (`recorded`) was read whole from files, which no
-    --decision-wait or --trace-wait cut short: told they had, a user replaying the rotated files of a
-    Collector's file exporter raised a wait the run never used."""
+    answer. A trace recording `ragmon.citations` and no model call (`called`) had an answer that cited
+    them, which the app did not record (`ragmon.answer` forgotten): scored as a search endpoint's, it
+    counted as served with no figure, and nothing said why; the span named is the one recording them (a
+    model call that only asked for a tool keeps its documents scored, citations or not). Otherwise it is
+    the innermost one standing for the request. A recorded trace (`recorded`) was read whole from files,
+    which no --decision-wait or --trace-wait cut short: told they had, a user replaying the rotated files of
+    a Collector's file exporter raised a wait the run never used."""
     requests = view.request_spans(tops)
     failed = next((span for span in requests if span.status_code == STATUS_ERROR), None)
     if failed is not None:
@@ -2128,12 +2130,12 @@ def _unanswered(view: _View, tops: list[Span], contexts: tuple[Context, ...] | N
         raise ExtractionError(roots[0], "parent_span_id",
                               f"{why}; or a streamed answer's client stopped reading, which ends none of the "
                               "spans around the model call), so its documents are not scored alone")
-    cited = view.marked(ragmon.citations)
+    cited = None if called else view.marked(ragmon.citations)
     if cited is not None:
         raise ExtractionError(cited[0], ragmon.ANSWER,
                               f"{ragmon.CITATIONS} is what an answer cited, but the trace records no answer "
-                              f"({ragmon.ANSWER}, nor a model call's output): not scored, as its documents "
-                              "alone would count it a search endpoint's result")
+                              f"({ragmon.ANSWER}) and no model call: not scored, as its documents alone "
+                              "would count it a search endpoint's result")
 
 
 def _failure(span: Span) -> str:

@@ -293,5 +293,5 @@ def test_citations_without_an_answer_are_an_error_naming_the_missing_answer(
     error = failure(recorder)
     assert (error.span_name, error.field) == ("cite", "ragmon.answer")
     assert str(error).endswith("ragmon.citations is what an answer cited, but the trace records no "
-                               "answer (ragmon.answer, nor a model call's output): not scored, as its "
-                               "documents alone would count it a search endpoint's result")
+                               "answer (ragmon.answer) and no model call: not scored, as its documents "
+                               "alone would count it a search endpoint's result")

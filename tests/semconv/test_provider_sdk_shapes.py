@@ -184,6 +184,24 @@ def test_a_reply_that_only_called_a_tool_stays_output_without_text(recorder: Rec
     assert [context.id for context in example.contexts] == ["kb-1", "kb-2", "kb-3"]
 
 
+
+def test_a_reply_that_only_called_a_tool_stays_scored_with_the_apps_citations(recorder: Recorder) -> None:
+    # The app records what it cited (ragmon.citations) on the request; the model call only asked for a tool.
+    # A review found this scored shape turned into an error whose message said no model call had output.
+    tracer = recorder.tracer
+    with tracer.start_as_current_span("handle", attributes={"ragmon.citations": ["kb-1"]}):
+        with tracer.start_as_current_span("retrieve", attributes=RETRIEVER):
+            pass
+        with tracer.start_as_current_span("ChatCompletion",
+                                          attributes=OPENAI_INPUT | {"output.value": TOOL_CALL_ONLY}):
+            pass
+
+    example = extract(recorder.trace())
+
+    assert example is not None
+    assert (example.answer, example.citations) == (None, ("kb-1",))
+    assert [context.id for context in example.contexts or ()] == ["kb-1", "kb-2", "kb-3"]
+
 def test_a_response_in_a_shape_not_read_is_no_output_recorded(recorder: Recorder) -> None:
     # By hand: an Amazon Bedrock Converse response, a shape ragmon does not read, with the output
     # messages hidden. It had counted as output without text: scored, answer None, and no word of why.
