@@ -1571,3 +1571,103 @@ def test_a_judge_dropped_unclosed_ends_its_thread(fake_api: FakeAnthropic) -> No
     while threads() > before:
         assert time.monotonic() < deadline, "the judge's thread outlived it"
         time.sleep(0.01)
+
+
+# --- mutation audit of claude_prompt.py: boundaries of ids, budgets and cache keys ------------------------
+
+
+def test_an_id_of_exactly_200_characters_is_shown_whole(fake_api: FakeAnthropic) -> None:
+    """LONG_URL is 200 characters, the most shown whole: it is written as it is, with no rank after it. A
+    whole id shown cut and ranked would cite as another string, and cost 6 characters more of the budget."""
+    make_judge(fake_api).judge(about_the_tower(LONG_URL), (PARIS,))
+    assert list(documents_of(fake_api.requests[0])) == [LONG_URL]
+    assert f'<document id="{LONG_URL}">\n' in prompt_text(fake_api.requests[0])
+
+
+@pytest.mark.parametrize(("document_id", "shortened_to"), [
+    (LONG_URL, None),
+    (f"{LONG_URL}/page-2", f"{LONG_URL}...[1]"),
+], ids=["200-characters-shown-whole", "206-characters-shown-shortened"])
+def test_a_verdict_cached_on_4_december_for_an_id_as_long_as_shown_whole_or_longer_is_served(
+        fake_api: FakeAnthropic, tmp_path: Path, document_id: str, shortened_to: str | None) -> None:
+    """Neither id holds a control character, so today's prompt writes it as the prompt of 4 December did
+    (the first whole, the second as its first 200 characters and its rank): the verdict cached then is
+    served, not paid for again. Its key holds the id as shown only when that is shortened."""
+    example = about_the_tower(document_id)
+    cached_on_4_december(tmp_path, example, shortened_to)
+    (verdict,) = make_judge(fake_api, model="claude-test", cache_dir=tmp_path).judge(example, (PARIS,))
+    assert (verdict.supported, verdict.supporting_ids, verdict.reason, fake_api.calls) == (
+        True, (document_id,), "cached on 4 December", 0)
+
+
+def test_an_ids_accented_letter_counts_at_its_two_utf8_bytes(fake_api: FakeAnthropic) -> None:
+    """The request carries "café" as UTF-8, é in two bytes: 5 in all, not the 9 of its JSON escape
+    "caf\\u00e9". Tags 54 + id 5 + the 33 characters of text = 92: the document fits whole, unmarked;
+    charged 9 for its id, it had been cut to 29 characters and marked truncated."""
+    text = "The Eiffel Tower stands in Paris."
+    example = Example("accent", "Where is the tower?", (Context("café", text),), PARIS.text)
+    make_judge(fake_api, max_total_chars=92).judge(example, (PARIS,))
+    body = fake_api.requests[0]
+    assert documents_of(body) == {"café": text}
+    assert 'truncated="true"' not in prompt_text(body)
+
+
+@pytest.mark.parametrize(("spare", "shown", "documents_tag"), [
+    (0, {"d1": "The Eiffel Tower stands in Paris."}, '<documents omitted="1">'),
+    (1, {"d1": "The Eiffel Tower stands in Paris.", "d2": "R"}, "<documents>"),
+], ids=["no-room-left-out", "one-character-sent-cut"])
+def test_a_document_with_no_room_for_text_is_left_out_and_one_with_a_character_is_sent(
+        fake_api: FakeAnthropic, spare: int, shown: dict[str, str], documents_tag: str) -> None:
+    """d1 takes 54 + 2 + 33 = 89 of the budget; d2 ("Rome is in Italy.") its 54 + 2 before any text. With
+    145 in all, nothing is left for d2's text: it is left out and counted, not sent as an empty document
+    that reads as if it said nothing. With 146, one character is left: d2 goes out as "R", marked cut."""
+    contexts = (Context("d1", "The Eiffel Tower stands in Paris."), Context("d2", "Rome is in Italy."))
+    example = Example("room", "Where is the tower?", contexts, PARIS.text)
+    make_judge(fake_api, max_total_chars=145 + spare).judge(example, (PARIS,))
+    body = fake_api.requests[0]
+    assert documents_of(body) == shown
+    prompt = prompt_text(body)
+    assert f"{documents_tag}\n" in prompt
+    assert ('<document id="d2" truncated="true">\nR\n</document>' in prompt) == (spare == 1)
+
+
+def test_claims_are_numbered_from_one_in_the_order_given(fake_api: FakeAnthropic) -> None:
+    """The prompt's layout is under PROMPT_VERSION, which cached verdicts are keyed by, and its claims are
+    numbered as a reader counts them: renumbered, every prompt had changed under the same version."""
+    make_judge(fake_api).judge(EXAMPLE, CLAIMS)
+    assert ('<claims>\n<claim index="1">The tower is in Paris.</claim>\n'
+            '<claim index="2">It is 330 metres tall.</claim>\n'
+            '<claim index="3">It was built in Rome.</claim>\n</claims>') in prompt_text(fake_api.requests[0])
+
+
+def test_a_verdict_cached_on_4_december_for_a_clipped_question_is_served(fake_api: FakeAnthropic,
+                                                                         tmp_path: Path) -> None:
+    """ragmon of 4 December keyed a question sent clipped as [its first max_doc_chars characters, true]:
+    "Where is the Eiffel Tower today?" at 20 is "Where is the Eiffel ". Today's prompt is the same, so
+    the verdict cached then is served, not paid for again. The document, 20 characters, is sent whole."""
+    document = Context("d1", "Paris has the tower.")
+    example = Example("clipped", "Where is the Eiffel Tower today?", (document,), PARIS.text)
+    material = ["claude-test", "2026-11-30.3", ["Where is the Eiffel ", True], [PARIS.text], 0,
+                [["d1", "Paris has the tower.", False]], 0]
+    key = hashlib.sha256(json.dumps(material, ensure_ascii=False).encode()).hexdigest()
+    (tmp_path / key[:2]).mkdir()
+    (tmp_path / key[:2] / f"{key}.json").write_text(json.dumps({
+        "supported": True, "supporting_ids": ["d1"], "reason": "cached on 4 December", "claim": PARIS.text,
+        "model": "claude-test", "prompt_version": "2026-11-30.3", "cache_format": 2}), encoding="utf-8")
+    judge = make_judge(fake_api, model="claude-test", cache_dir=tmp_path, max_doc_chars=20)
+    (verdict,) = judge.judge(example, (PARIS,))
+    assert (verdict.supported, verdict.supporting_ids, fake_api.calls) == (True, ("d1",), 0)
+    assert verdict.reason is not None and verdict.reason.startswith("cached on 4 December")
+
+
+def test_a_verdict_cached_on_4_december_for_a_question_in_french_is_served(fake_api: FakeAnthropic,
+                                                                           tmp_path: Path) -> None:
+    """The key of 4 December is the SHA-256 of its material's JSON with "ù" written as itself (UTF-8), not
+    as "\\u00f9": today's prompt of the same example is the same, so the verdict cached then is served.
+    Keyed otherwise, every verdict on a question, document or claim outside ASCII was paid for again."""
+    example = Example("fr", "Où est la tour Eiffel ?", (Context("d1", "The Eiffel Tower stands in Paris."),),
+                      PARIS.text)
+    cached_on_4_december(tmp_path, example)
+    (verdict,) = make_judge(fake_api, model="claude-test", cache_dir=tmp_path).judge(example, (PARIS,))
+    assert (verdict.supported, verdict.supporting_ids, verdict.reason, fake_api.calls) == (
+        True, ("d1",), "cached on 4 December", 0)
