@@ -8,7 +8,6 @@ import errno
 import fcntl
 import glob
 import os
-import re
 import secrets
 import stat
 import sys
@@ -161,11 +160,7 @@ def _remove_left(target: Path) -> None:
     it is closed, then renames it at once; a file no one locks, and not written for `LEFT_GRACE`, is a dead
     one's. Tested with a shared lock, which a read-only descriptor may take on NFS too (flock there is a
     byte-range lock, and an exclusive one needs the file open for writing)."""
-    leftover = re.compile(rf"\.{re.escape(target.name)}\.[0-9a-f]{{8}}\.tmp")
-    for name in glob.glob(glob.escape(f"{target.parent}/.{target.name}.") + "*.tmp"):
-        left = Path(name)
-        if not leftover.fullmatch(left.name):
-            continue
+    for left in glob.glob(glob.escape(f"{target.parent}/.{target.name}.") + "[0-9a-f]" * 8 + ".tmp"):
         with contextlib.suppress(OSError):
             descriptor = os.open(left, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
             try:
