@@ -333,10 +333,6 @@ _DIGIT_MARKS = bytes(ord("0") if byte in b"0123456789" else ord(" ") for byte in
 """A byte table making ASCII digits "0" and every other byte a space."""
 
 
-_MAY_DATE = deferred(r"[-/]|[0-9]\.[ \u00a0]?[12][0-9]{3}|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
-"""What a text with a date has beside its year: a claim with a year and none of them (a price of 1,250, a
-count of 1968) is spared the date search. A year after a digit and a period may end a date
-("15.03.2024")."""
 _YEARS = frozenset(range(1000, 3000))
 """The years a date may have. Every date has one, which the number scan has read (2024.0 is found among
 these ints): only where it is written is a date looked for, around it. A regex looking for dates' digits
@@ -345,26 +341,49 @@ _MONTHS = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
     "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9,
     "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+    **{name: month for month, names in enumerate((
+        "januar jänner januari janvier enero gennaio janeiro",
+        "februar februari février fevrier febrero febbraio fevereiro",
+        "märz maerz maart mars marzo março",
+        "avril abril aprile",
+        "mai mei mayo maggio maio",
+        "juni juin junio giugno junho",
+        "juli juillet julio luglio julho",
+        "augustus août aout agosto",
+        "septembre septiembre setiembre settembre setembro",
+        "oktober octobre octubre ottobre outubro",
+        "novembre noviembre novembro",
+        "dezember décembre decembre diciembre dicembre dezembro"), start=1) for name in names.split()},
 }
+"""Months by name in English and in the other languages the judge reads (German, Dutch, French, Spanish,
+Italian, Portuguese; full names, and French and German written without their accents): read in English
+only, "am 15. Oktober 2024" was the numbers 15 and 2024, and a made-up "15. Oktober" passed against a
+page's "15. Mai 2024", while "15. März 2024" was flagged against the page's own "15.03.2024"."""
 MONTH_WORDS = frozenset(_MONTHS)
 """The names of months (and their short forms) a day of one is read after or before."""
+_MAY_DATE = deferred(r"[-/]|[0-9]\.[ \u00a0]?[12][0-9]{3}|"
+                     + "|".join(sorted({name[:3] for name in _MONTHS})))
+"""What a text with a date has beside its year: a claim with a year and none of them (a price of 1,250, a
+count of 1968) is spared the date search. A year after a digit and a period may end a date
+("15.03.2024"); a month's name opens with one of its names' first three letters."""
 _MONTH_BACKWARDS = "(" + "|".join(month[::-1] for month in _MONTHS) + ")(?![a-z])"
 _AFTER_YEAR = deferred(r"(?:([-/])([0-9]{1,2})\1([0-9]{1,2})(?![0-9])|(?![0-9]|[.,][0-9]))")
 """What follows a year: the month and day of "2024-03-15" or "2024/03/15", or nothing that makes it part
 of a longer number ("20245", "2024.5"). After a day, a comma and a digit are a table's next cell (a CSV
 row's "2022-09-19,18"), no decimal of it."""
-_ORDINAL_BACKWARDS = "(?:ts|dn|dr|ht)?"
+_ORDINAL_BACKWARDS = "(?:ts|dn|dr|ht|re)?"
 _BEFORE_YEAR = deferred(
     r"([-/])([0-9]{1,2})\1([0-9]{1,2})(?![0-9.,])"
     r"|(?:\s*,\s*|\s+)" + _ORDINAL_BACKWARDS + r"([0-9]{1,2})"
     r"(?:(?:\s*[-–]\s*|\s+(?:dna|ot|hguorht)\s+|\s*&\s*)" + _ORDINAL_BACKWARDS + r"([0-9]{1,2}))?\s+\.?"
     + _MONTH_BACKWARDS
-    + r"|(?:\s*,\s*|\s+)\.?" + _MONTH_BACKWARDS + r"(?:\s+fo)?\s+" + _ORDINAL_BACKWARDS
-    + r"([0-9]{1,2})(?![0-9.,])"
+    + r"|(?:\s*,\s*|\s+)(?:l?ed\s+)?\.?" + _MONTH_BACKWARDS + r"(?:\s+(?:fo|ed))?\s+\.?"
+    + _ORDINAL_BACKWARDS + r"([0-9]{1,2})(?![0-9.,])"
     r"|-\.?" + _MONTH_BACKWARDS + r"-([0-9]{1,2})(?![0-9.,])")
 """What comes before a year to make a date, read backwards from the year, as the text before it is
 matched reversed: "03/15/" or "15-03-"; "March 15, ", "Mar. 15th ", "January 8," and the ranges "March
-1–15, " and "December 24 and 25, " (a date each); "15 March ", "15th of March, "; "15-Mar-" (a weekday
+1–15, " and "December 24 and 25, " (a date each); "15 March ", "15th of March, ", "15. März ", "1er mars ",
+"15 de octubre de ", "15 de octubre del "; "15-Mar-" (a weekday
 before is no part of it: "Friday, March 15, 2024"). One match at the year, where searching the text before
 it for these forwards tried each of its characters (2.2 us a year)."""
 _DATE_SPAN = 40
@@ -374,9 +393,9 @@ _DATE_SPAN = 40
 def _dates(low: str, found: set[float]) -> list[tuple[int, int, frozenset[float]]]:
     """Where each full date of `low` starts and ends, in order, and the date as one number, year * 10000 +
     month * 100 + day, found around the years among the numbers read from it (`found`). A month's name is
-    read in English. "03/04/2024" is March 4th in the US and April 3rd elsewhere: a numeric date with the
-    year last has both readings, unless one has a month past 12 ("15/03/2024", "03/15/2024"). A month
-    and a year ("March 2024") are no date: their year is the number."""
+    read in the languages of `_MONTHS`. "03/04/2024" is March 4th in the US and April 3rd elsewhere: a
+    numeric date with the year last has both readings, unless one has a month past 12 ("15/03/2024",
+    "03/15/2024"). A month and a year ("March 2024") are no date: their year is the number."""
     dates = []
     for at in _year_starts(low, found & _YEARS):
         after = _AFTER_YEAR.match(low, at + 4)
@@ -435,9 +454,10 @@ _MONTH_NAMED = {number: re.compile(r"\b(?:" + "|".join(name for name, value in _
                                                        if value == number) + r")\b")
                 for number in range(1, 13)}
 _MONTH_DAY = deferred(
-    r"\b(?:(" + _MONTH_NAMES + r")\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?|([0-9]{1,2})(?:st|nd|rd|th)?\s+"
-    r"(?:of\s+)?(" + _MONTH_NAMES + r"))\b(?![.,]?[0-9]|,?\s*[0-9]{4})")
-"""A day of a month with no year of its own ("March 15", "15th of March"; not "March 15, 2024")."""
+    r"\b(?:(" + _MONTH_NAMES + r")\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?|([0-9]{1,2})(?:st|nd|rd|th|er)?\.?\s+"
+    r"(?:(?:of|de)\s+)?(" + _MONTH_NAMES + r"))\b(?![.,]?[0-9]|,?\s*(?:del?\s+)?[0-9]{4})")
+"""A day of a month with no year of its own ("March 15", "15th of March", "15. März", "1er mars", "15 de
+abril"; not "March 15, 2024" nor "15 de abril de 2024")."""
 
 
 def _undated(low: str, years: frozenset[float]) -> set[float]:

@@ -207,3 +207,38 @@ def test_a_missing_day_of_a_month_is_named_so() -> None:
                       "Your rate increases each July 1.")
     (verdict,) = evaluate_example(example, LexicalJudge(), 5).verdicts
     assert verdict.reason is not None and verdict.reason.endswith("lacks --07-01")
+
+
+@pytest.mark.parametrize("written", [
+    "15. März 2024", "15. Maerz 2024", "15 maart 2024", "15 mars 2024", "15 de marzo de 2024",
+    "15 de marzo del 2024", "15 marzo 2024", "15 de março de 2024"])
+def test_a_month_named_in_another_language_makes_a_date(written: str) -> None:
+    # German, Dutch, French, Spanish, Italian, Portuguese: 2024 * 10000 + 3 * 100 + 15, as in English.
+    assert numbers_in(prepare(f"Die Frist: {written}."), claim=True) == {20240315.0}
+
+
+@pytest.mark.parametrize(("claim", "context", "stated"), [
+    # Read in English only, the day and the year were pieces: a German page's own date in digits did not
+    # state its date by name (no 15 outside the date), and another month's name passed on them.
+    ("Die Frist endet am 15. März 2024.", "Die Frist endet am 15.03.2024.", True),
+    ("Die Frist endet am 15. Oktober 2024.", "Die Frist endet am 15. Mai 2024.", False),
+    ("Le délai expire le 1er mars 2024.", "Le délai expire le 01/03/2024.", True),
+    ("Le délai expire le 15 octobre 2024.", "Le délai expire le 15 mai 2024.", False),
+    ("El plazo vence el 15 de octubre de 2024.", "El plazo vence el 15 de mayo de 2024.", False),
+    ("O prazo termina em 1 de abril de 2024.", "O prazo termina em 01/03/2024.", False),
+    ("De termijn loopt af op 15 mei 2024.", "De termijn loopt af op 15-10-2024.", False),
+    # A day of a month with no year.
+    ("La scadenza è il 15 ottobre.", "La scadenza è il 15 maggio.", False),
+    ("La scadenza è il 15 maggio.", "La scadenza del pagamento è il 15 maggio.", True),
+    ("Die Frist endet am 30. März.", "Die Frist endet am 31. März.", False),
+])
+def test_a_date_by_a_months_name_in_another_language_is_held_to_that_date(
+        claim: str, context: str, stated: bool) -> None:
+    assert supported(claim, context) is stated
+
+
+def test_a_made_up_date_in_another_language_is_named_as_a_date() -> None:
+    example = Example("q1", "Wann?", (Context("c1", "Die Frist endet am 15. Mai 2024."),),
+                      "Die Frist endet am 15. Oktober 2024.")
+    (verdict,) = evaluate_example(example, LexicalJudge(), 5).verdicts
+    assert verdict.reason is not None and verdict.reason.endswith("lacks 2024-10-15")
