@@ -145,7 +145,8 @@ def compare(recorded: dict[str, dict[str, int]], measured: dict[str, dict[str, i
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--check", action="store_true", help=f"exit 1 if a figure grew over {TOLERANCE:.0%}")
+    grew = f"exit 1 if a figure grew over {TOLERANCE:.0%}%"  # "%%": argparse formats a help string with %
+    mode.add_argument("--check", action="store_true", help=grew)
     mode.add_argument("--record", action="store_true", help="write the figures to --recorded")
     parser.add_argument("--recorded", type=Path, default=RECORDED,
                         help=f"the figures' file (default {RECORDED.name} beside this script)")

@@ -22,6 +22,7 @@ Run: `.venv/bin/python benchmarks/extract_worst_case.py`.
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -206,6 +207,7 @@ def cost(sample: Trace) -> float:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0]).parse_args()
     rng = random.Random(0)
     for documents, calls, prompt in CASES:
         sample = trace(documents, calls, prompt, rng)

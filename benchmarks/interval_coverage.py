@@ -40,6 +40,7 @@ continuous values take most of it).
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Callable
 
@@ -259,6 +260,7 @@ def show(found: dict[tuple[str, int, str], tuple[float, float, float]]) -> None:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0]).parse_args()
     start = time.process_time()
     check_mirror()
     show(study())

@@ -70,3 +70,13 @@ def test_a_workload_over_its_recorded_calls_fails_the_check_and_is_named(tmp_pat
     over = [line for line in run.stdout.splitlines() if line.startswith("over:")]
     assert over == [f"over: replay python_calls: {replay:,} per unit, recorded {int(replay / 1.2):,} "
                     "(+20%, allowed +10%)"]
+
+
+@pytest.mark.parametrize("script", sorted(path.name for path in (ROOT / "benchmarks").glob("*.py")))
+def test_every_benchmark_answers_help_with_its_usage(script: str) -> None:
+    # calls.py died in argparse on its help's "10%" (a traceback), and interval_coverage.py took no flags:
+    # its --help ran the 6-minute study.
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--help"],
+                         capture_output=True, text=True, timeout=60, check=False, cwd=ROOT)
+    assert (run.returncode, run.stderr) == (0, "")
+    assert run.stdout.startswith(f"usage: {script} ")
