@@ -714,21 +714,38 @@ def _normalised(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", replace_lone_surrogates(text)).split()).casefold()
 
 
+def _as_written(text: str) -> str:
+    """A claim as written but for its spacing and how its accents are encoded: what tells apart claims that
+    read alike to `_normalised` ("10³" and "103", "m²" and "m2", "US" and "us")."""
+    return " ".join(unicodedata.normalize("NFC", replace_lone_surrogates(text)).split())
+
+
 def _told_apart(copy: str, claim: str, others: Iterable[str]) -> bool:
     """Whether a verdict's copy of its claim (one `_quotes` accepts) can be of no other claim of its call,
     but one that a copy as long as the tool asks could not be told from either (the same sentence twice,
     claims alike past their first QUOTE_CHARS characters), where its place among the verdicts says which.
     A beginning of 120 characters shared by two long claims read as either, so their verdicts given in
-    swapped order were accepted: the unsupported claim came out supported."""
+    swapped order were accepted: the unsupported claim came out supported. Of claims alike only as
+    `_normalised` reads them, the copy must be the one it quotes as written: "The limit is 10³ requests."
+    and a made-up "The limit is 103 requests." were told apart by place, and verdicts in swapped order
+    gave the made-up one supported."""
     whole = _quotes(copy, claim, split_end=False)
-    return all(_same_beginning(claim, other) for other in others if _quotes(copy, other, split_end=not whole))
+    return all(_same_beginning(claim, other) or _nearer(copy, claim, other)
+               for other in others if _quotes(copy, other, split_end=not whole))
 
 
 def _same_beginning(claim: str, other: str) -> bool:
     """Whether a copy of QUOTE_CHARS characters, as the tool asks, could not tell two claims apart. Read
     with the leniency of a copy's last character (`_quotes`), claims first differing at that character
     read as alike, and their verdicts given in swapped order were accepted."""
-    return _normalised(claim[:QUOTE_CHARS]) == _normalised(other[:QUOTE_CHARS])
+    return _as_written(claim[:QUOTE_CHARS]) == _as_written(other[:QUOTE_CHARS])
+
+
+def _nearer(copy: str, claim: str, other: str) -> bool:
+    """Whether a copy of both claims as `_normalised` reads them is of `claim` alone as written."""
+    whole = _quotes(copy, claim, split_end=False, read=_as_written)
+    return ((whole or _quotes(copy, claim, read=_as_written))
+            and not _quotes(copy, other, split_end=not whole, read=_as_written))
 
 
 QUIET_BLOCKS = frozenset({"thinking", "redacted_thinking"})
@@ -757,6 +774,8 @@ def _besides(block: Any) -> str | None:
     """What a block other than the record_verdicts call says, or None when it says nothing: reasoning, or
     text that is blank."""
     kind = getattr(block, "type", None)
+    if not isinstance(kind, str):  # a list or an object, which the SDK builds a block of all the same
+        return f"a block of type {_quoted(kind)}"
     if kind in QUIET_BLOCKS:
         return None
     if kind == "text":
@@ -790,17 +809,18 @@ async def _message(reply: anthropic.AsyncAPIResponse[Any]) -> Any:
     return message
 
 
-def _quotes(copy: str, claim: str, *, split_end: bool = True) -> bool:
+def _quotes(copy: str, claim: str, *, split_end: bool = True,
+            read: Callable[[str], str] = _normalised) -> bool:
     """Whether a verdict's copy of its claim is the claim sent: whole, or, of a claim longer than
     QUOTE_CHARS, its beginning, as the tool asks. A model counts characters loosely, so a beginning of at
     least half that is enough to tell the claims of a call apart, and one longer than asked is welcome;
     its end may carry an ellipsis, or (`split_end`) half of a character the cut split (an accent apart
     from its letter)."""
-    sent = {_normalised(claim), _normalised(neutralise(claim))}
-    copied = _normalised(copy)
+    sent = {read(claim), read(neutralise(claim))}
+    copied = read(copy)
     if copied in sent:
         return True
-    start = copied.rstrip(" .")  # NFKC writes an ellipsis as three dots
+    start = copied.rstrip(" .…")  # NFKC writes an ellipsis as three dots
     return (len(claim) > QUOTE_CHARS and len(start) >= QUOTE_CHARS // 2
             and any(s.startswith(start[:-1] if split_end else start) for s in sent))
 

@@ -267,6 +267,10 @@ SAID_OF_MALFORMED = {
     "a reason that is a number": (ToolInput({"verdicts": [_verdict(PARIS, reason=42), _verdict(HEIGHT),
                                                           _verdict(ROME)]}),
                                   "verdicts[0].reason is not a string"),
+    # A block whose type is a list: the SDK builds it all the same, and looking it up among the blocks that
+    # say nothing raised a TypeError (unhashable), out of the judge as a bug.
+    "a block whose type is a list": (Content([_ALL_SUPPORTED, {"type": ["text"]}], "tool_use"),
+                                     "reply holds a block of type ['text'] besides its record_verdicts call"),
 }
 
 

@@ -233,6 +233,28 @@ def test_a_copy_ending_in_an_accents_letter_two_claims_differ_by_is_refused(fake
         make_judge(fake_api).judge(example, claims)
 
 
+@pytest.mark.parametrize(("true", "made_up"), [
+    ("The limit is 10\u00b3 requests a day.", "The limit is 103 requests a day."),
+    ("The room is 20 m\u00b2.", "The room is 20 m2."),
+    ("Orders ship from the US.", "Orders ship from the us."),
+])
+def test_claims_alike_but_for_case_or_a_compatibility_form_are_told_apart_as_written(
+        fake_api: FakeAnthropic, true: str, made_up: str) -> None:
+    """Read with case and compatibility forms aside (as a copy may come back), the two claims are one text,
+    so each verdict went by its place: given in swapped order, the made-up claim came out supported."""
+    example, claims = two_claims(true, made_up)
+    fake_api.enqueue(ToolInput({"verdicts": [
+        {"claim": made_up, "supported": False, "supporting_ids": [], "reason": "not in d1"},
+        {"claim": true, "supported": True, "supporting_ids": ["d1"], "reason": "stated in d1"}]}))
+    with pytest.raises(ClaudeJudgeError, match=r"verdicts\[0\] copies .*, which begins other claims sent too"):
+        make_judge(fake_api).judge(example, claims)
+    fake_api.enqueue(ToolInput({"verdicts": [
+        {"claim": true, "supported": True, "supporting_ids": ["d1"], "reason": "stated in d1"},
+        {"claim": made_up, "supported": False, "supporting_ids": [], "reason": "not in d1"}]}))
+    verdicts = make_judge(fake_api).judge(example, claims)
+    assert [(v.claim.text, v.supported) for v in verdicts] == [(true, True), (made_up, False)]
+
+
 def test_claims_alike_in_all_the_tool_asks_to_copy_are_told_apart_by_place(fake_api: FakeAnthropic) -> None:
     """Claims whose first 200 characters are the same, copied back as the tool asks (the fake cuts each at
     200): no copy could say which is which, so each verdict is its place's. Refused, such an answer would
