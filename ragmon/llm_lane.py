@@ -7,12 +7,12 @@ compared trace by trace), queues the example on this lane's own bounded queue (d
 per example: a call is needed only when some claim is not cached, nor being paid for by an identical
 example's call in flight (waited for, that call's verdicts take nothing of the limits below: `cached`; one
 that fails leaves each waiter to make its own, which takes them then); none is made while the wait the API's
-last 429 or 529 asked for (`retry-after`) runs, or, when it asked for none, a backoff of 1 s doubled with
-each burst of such calls until a call gets its verdicts (`rate_limited`, no call); it must get a
-reservation of its worst-case cost from the daily budget (else `over_budget`), which covers every attempt
-the SDK may make, since an attempt that timed out or was cut off may be billed and is then retried as a new
-request, and a token for each of its calls (a long answer makes several) from the per-minute bucket (else
-`throttled`, and the reservation is released); then
+last 429 or 529 asked for (`retry-after`) runs, or, when it asked for none (or under 1 s), a backoff of
+1 s doubled with each burst of such calls until a call gets its verdicts (`rate_limited`, no call); it must
+get a reservation of its worst-case cost from the daily budget (else `over_budget`), which covers every
+attempt the SDK may make, since an attempt that timed out or was cut off may be billed and is then retried
+as a new request, and a token for each of its calls (a long answer makes several) from the per-minute bucket
+(else `throttled`, and the reservation is released); then
 Claude judges, the reservation is settled with the tokens billed (each unanswered attempt at its worst
 case, its bill being unknown; a call with a reply at a price ragmon does not know at the whole
 reservation, which its bill may still exceed), and the outcome is one of the `ragmon_judge_requests_total`
@@ -231,13 +231,16 @@ class ClaudeLane:
         500s between its 529s, which end no overload, so they must not start the backoff afresh. The SDK
         waits only between a call's own attempts, and not at all past the call's bound: the next examples'
         calls went out at once, each into the same refusal, up to --llm-max-per-minute calls of three
-        attempts each, against limits the app's own calls may share."""
-        if asked is None:
+        attempts each, against limits the app's own calls may share. A wait asked under `FIRST_BACKOFF` is
+        read as none: the SDK had waited that out between the call's attempts already, and a gateway asking
+        1 ms had the lane send every example into the same refusal, the backoff never begun."""
+        if asked is None or asked < FIRST_BACKOFF:
             self._unasked += 1
             wait = self._burst_wait if sent <= self._burst_began else self._next_burst()
             calls = f"{self._unasked} call{'s' * (self._unasked != 1)}"
-            why = (f"{calls} ended in a 429 or 529 asking for no wait, none getting its verdicts since the "
-                   f"first: backing off {wait:g}s")
+            little = "" if asked is None else f" (or one under {FIRST_BACKOFF:g}s)"
+            why = (f"{calls} ended in a 429 or 529 asking for no wait{little}, none getting its verdicts "
+                   f"since the first: backing off {wait:g}s")
         else:
             wait = min(asked, LONGEST_HOLD)
             capped = f", held {LONGEST_HOLD:g}s at most" if asked > LONGEST_HOLD else ""

@@ -246,7 +246,8 @@ def test_claims_alike_but_for_case_or_a_compatibility_form_are_told_apart_as_wri
     fake_api.enqueue(ToolInput({"verdicts": [
         {"claim": made_up, "supported": False, "supporting_ids": [], "reason": "not in d1"},
         {"claim": true, "supported": True, "supporting_ids": ["d1"], "reason": "stated in d1"}]}))
-    with pytest.raises(ClaudeJudgeError, match=r"verdicts\[0\] copies .*, which begins other claims sent too"):
+    refused = r"verdicts\[0\] copies .*, which begins other claims sent too"
+    with pytest.raises(ClaudeJudgeError, match=refused):
         make_judge(fake_api).judge(example, claims)
     fake_api.enqueue(ToolInput({"verdicts": [
         {"claim": true, "supported": True, "supporting_ids": ["d1"], "reason": "stated in d1"},
