@@ -123,8 +123,14 @@ class BudgetFile:
                              f"{exc.strerror or exc}{link}") from None
         try:
             fcntl.flock(self._lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        except OSError as exc:
             self.close()
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                # NFS without its lock daemon (ENOLCK), a FUSE mount (EOPNOTSUPP): told as "in use", the
+                # fix looked for was a second sidecar that did not exist.
+                raise InputError(f"{self.named}: cannot be locked there ({exc.strerror or exc}): ragmon "
+                                 "locks it so that two sidecars do not each spend the day's budget; give a "
+                                 "file on a local disk or volume") from None
             raise InputError(f"{self.named} is in use by another process (a second "
                              "ragmon serve?): two sidecars writing one file would each overwrite the "
                              "other's spend; give each its own file") from None
@@ -146,9 +152,11 @@ class BudgetFile:
             record = json.loads(text)
             if not isinstance(record, dict) or record.get("what") != _KIND:
                 raise ValueError(f"it is not a {_KIND} file")
+            if "day" not in record:
+                raise ValueError('it gives no "day"')
             day = (datetime.date.fromisoformat(record["day"]) - _EPOCH).days
             usd, unbilled = _dollars(record, "usd"), _dollars(record, "unbilled_usd", 0.0)
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, TypeError) as exc:
             raise self._refused(f"is not readable as ragmon wrote it ({printable(str(exc))})") from None
         except RecursionError:  # 4 KB of "[" is deeper than Python's parser goes: a traceback at start
             raise self._refused("is not readable as ragmon wrote it (JSON nested too deep to read)") from None
@@ -173,6 +181,10 @@ class BudgetFile:
                                                      suffix=".tmp")
             with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
                 handle.write(text)
+                handle.flush()
+                # On the disk before its name moves: renamed first, a host's crash could leave FILE empty
+                # (XFS, or ext4 mounted without auto_da_alloc), and every start after it refused.
+                os.fsync(handle.fileno())
             os.replace(temporary, self.path)
             temporary = None
         except OSError as exc:

@@ -145,6 +145,57 @@ def test_two_processes_cannot_share_one_file(tmp_path: Path) -> None:
     BudgetFile(path).close()  # free once the holder is gone
 
 
+@pytest.mark.parametrize(("code", "said"), [(errno.ENOLCK, "No locks available"),
+                                           (errno.EOPNOTSUPP, "Operation not supported")])
+def test_a_file_where_locks_do_not_work_is_told_so_not_as_in_use(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int, said: str) -> None:
+    """NFS without its lock daemon, a FUSE mount: every flock failure had been told as a second sidecar
+    holding the file, which did not exist."""
+    def unsupported(fd: int, operation: int) -> None:
+        raise OSError(code, os.strerror(code))
+
+    path = tmp_path / "spend.json"
+    monkeypatch.setattr(budget_file.fcntl, "flock", unsupported)
+    with pytest.raises(InputError) as caught:
+        BudgetFile(path)
+    assert str(caught.value) == (f"--llm-budget-file {path}: cannot be locked there ({said}): ragmon locks "
+                                 "it so that two sidecars do not each spend the day's budget; give a file on "
+                                 "a local disk or volume")
+
+
+def test_a_file_without_its_day_says_so(tmp_path: Path) -> None:
+    # The KeyError's "('day')" had been all the message said.
+    path = tmp_path / "spend.json"
+    path.write_text('{"what": "ragmon Claude judge spend", "usd": 1}', encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        budget_on(path, day=100)
+    assert str(caught.value).startswith(f"--llm-budget-file {path} is not readable as ragmon wrote it "
+                                        '(it gives no "day"): move it away')
+
+
+def test_the_spend_is_on_the_disk_before_it_takes_the_files_name(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Renamed before its bytes were synced, a host's crash could leave the file empty (XFS), and every
+    start after it refused: the new file is synced, then renamed."""
+    path = tmp_path / "spend.json"
+    done: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd: int) -> None:
+        done.append(f"fsync {json.loads(os.pread(fd, 4096, 0))['usd']}")
+        real_fsync(fd)
+
+    def replace(source: str, target: Path) -> None:
+        done.append(f"replace {Path(target).name}")
+        real_replace(source, target)
+
+    monkeypatch.setattr(budget_file.os, "fsync", fsync)
+    monkeypatch.setattr(budget_file.os, "replace", replace)
+    budget = budget_on(path, day=100)
+    assert done == ["fsync 0.0", "replace spend.json"]
+    budget.close()
+
+
 @pytest.mark.parametrize("text", ["", "{not json", '{"day": "1970-04-11", "usd": 0.5}', '[1, 2]',
                                   '{"what": "ragmon Claude judge spend", "day": "April", "usd": 0.5}',
                                   '{"what": "ragmon Claude judge spend", "day": "1970-04-11", "usd": -1}',
