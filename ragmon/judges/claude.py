@@ -560,14 +560,24 @@ class _Attempts:
         time for another attempt before the bound: `x-should-retry: false` is how the SDK is told so."""
         reply = response.http_response
         wait = _asked_wait(reply.headers)
-        if (not reply.is_success and request.retries_taken < self.max_retries and wait is not None
-                and wait > 0 and time.monotonic() + wait + self.timeout > self.deadline):
+        if (not reply.is_success and _retried(reply) and request.retries_taken < self.max_retries
+                and wait is not None and wait > 0 and time.monotonic() + wait + self.timeout > self.deadline):
             reply.headers["x-should-retry"] = "false"
             attempts = self.max_retries + 1
             self.cut_short = (f"; the API asked to wait {shown_wait(wait)} before retrying, which with the "
                               f"{self.timeout:g}s the retry may take passes this call's bound of "
                               f"{self.bound:g}s (timeout {self.timeout:g}s x {attempts} attempts)")
         return response
+
+
+def _retried(reply: Any) -> bool:
+    """Whether the SDK retries this error reply, as its `_should_retry` decides: as `x-should-retry` says,
+    else a 408, 409, 429 or 5xx. A 400 asking a wait had been told as cut short by the call's bound, which
+    played no part: the SDK never retries one."""
+    told = reply.headers.get("x-should-retry")
+    if told in ("true", "false"):
+        return bool(told == "true")
+    return bool(reply.status_code in (408, 409, 429) or reply.status_code >= 500)
 
 
 TIMED_OUT_STATUS = 504

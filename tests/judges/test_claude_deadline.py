@@ -184,6 +184,23 @@ def test_the_sdks_backoff_is_no_part_of_the_bound_a_requested_wait_must_fit(fake
     assert caught.value.kind == "rate_limited" and fake_api.calls == 1
     assert str(caught.value).endswith("passes this call's bound of 2s (timeout 1s x 2 attempts)")
 
+@pytest.mark.parametrize(("status", "error_type", "headers", "said"), [
+    (400, "invalid_request_error", {"retry-after": "100"}, "API error 400: invalid_request_error: fake 400 "
+                                                           "(1 attempt)"),
+    (429, "rate_limit_error", {"retry-after": "100", "x-should-retry": "false"},
+     "rate limited (429) after 1 attempt"),
+], ids=["a-400", "told-not-to-retry"])
+def test_an_error_the_sdk_does_not_retry_is_not_said_cut_short_by_the_bound(
+        fake_api: FakeAnthropic, status: int, error_type: str, headers: dict[str, str], said: str) -> None:
+    """A reply the SDK never retries, whatever wait it asks: the call's bound played no part, and the error
+    had said the wait passed it."""
+    fake_api.default = Fail(status, error_type, headers)
+    with pytest.raises(ClaudeJudgeError) as caught:
+        judged(make_judge(fake_api.url, timeout=1.0, max_retries=2), False)
+    assert fake_api.calls == 1
+    assert str(caught.value) == f"example 'slow': Claude judge: {said}"
+
+
 @PATHS
 def test_a_request_that_never_left_the_process_costs_nothing_and_says_why(
         fake_api: FakeAnthropic, asynchronous: bool, monkeypatch: pytest.MonkeyPatch) -> None:
