@@ -40,7 +40,14 @@ from ragmon.text.passage_sentences import (
 from ragmon.text.passages import Passage, passage, release
 from ragmon.text.table_cells import Miscounted, miscounted
 from ragmon.text.terms import NEGATION, TERMS, TextProfile, opposite, prepare, read_profile, read_terms
-from ragmon.text.units import BOUND_WORDS, PERIOD_WORDS, bounded_otherwise, bounds, may_bound
+from ragmon.text.units import (
+    BOUND_WORDS,
+    ONE_WORD_PERIODS,
+    PERIOD_WORDS,
+    bounded_otherwise,
+    bounds,
+    may_bound,
+)
 
 DEFAULT_THRESHOLD = 0.56
 """Share of a claim's content terms one context must contain. Chosen on human sentence labels (SALAD
@@ -253,9 +260,10 @@ def _other_frequency(terms: frozenset[str], read: Passage) -> bool:
     return bool(said) and not (terms & FREQUENCIES) <= said
 
 
-PERIOD_TERMS = frozenset(filter(None, map(TERMS.__getitem__, PERIOD_WORDS)))
-"""The terms of the periods a count is given per ("a day", "per week"): a claim with none has no count per
-period to check (`how_often`)."""
+PERIOD_TERMS = frozenset(filter(None, map(TERMS.__getitem__, (*PERIOD_WORDS, *ONE_WORD_PERIODS))))
+"""The terms of the periods a count is given per ("a day", "per week", "daily"): a claim with none has no
+count per period to check (`how_often`). Without the one-word periods, "Take 2 tablets daily." was never
+read, and passed against a leaflet's "2 tablets a week"."""
 NO_COUNTS: frozenset[how_often.Count] = frozenset()
 
 

@@ -23,7 +23,11 @@ from ragmon.text.terms import prepare
     ("Adults take two tablets per week.", "Adults take 2 tablets per day with water.", "2 per week"),
     ("Erwachsene nehmen 2 Tabletten pro Woche.", "Erwachsene nehmen 2 Tabletten pro Tag.", "2 per week"),
     ("Adults take 2 tablets a week.", "Adults take 2 tablets daily with water.", "2 per week"),
-], ids=["digits", "times", "twice", "once", "spelled-and-per", "german", "daily"])
+    # The claim's period in one word: its count was never read (its terms had no "a day" nor "per week").
+    ("Take 2 tablets daily with water.", "Take 2 tablets a week with water.", "2 per day"),
+    ("Back up the database 3 times weekly.", "Back up the database 3 times a month.", "3 per week"),
+], ids=["digits", "times", "twice", "once", "spelled-and-per", "german", "daily", "claim-daily",
+        "claim-weekly"])
 def test_a_count_given_per_another_period_is_unsupported(claim: str, context: str, lacks: str) -> None:
     supported, reason = verdict(claim, context)
     assert not supported and reason is not None and reason.endswith(f"lacks {lacks}")
@@ -32,6 +36,7 @@ def test_a_count_given_per_another_period_is_unsupported(claim: str, context: st
 @pytest.mark.parametrize(("claim", "context"), [
     ("Adults take 2 tablets a day.", "Adults take 2 tablets a day with water."),
     ("Adults take 2 tablets each day.", "Adults take 2 tablets per day with water."),
+    ("Adults take 2 tablets daily.", "Adults take 2 tablets a day with water."),
     # The context gives its 2 no period: nothing said against the claim's (its terms decide, and hold 4 of 5).
     ("Adults take 2 tablets a week with water.", "Adults take 2 tablets with water. Do this 3 times a week."),
     # The context gives its 2 two periods: the claim's is one of them.
@@ -45,7 +50,7 @@ def test_a_count_given_per_another_period_is_unsupported(claim: str, context: st
     ("Adults take 2 tablets a day.", "Adults take 2 tablets every morning. Blood tests: 2 times a year."),
     ("Phase 2 lasts a week.", "Phase 2 lasts one week. Participants attend 2 visits a month."),
     ("Gate 3 opens a day early.", "Gate 3 opens one day early. Shuttles run 3 times a week."),
-], ids=["same-period", "same-period-other-words", "context-gives-none", "context-gives-both", "duration",
+], ids=["same-period", "same-period-other-words", "claim-daily", "context-gives-none", "context-gives-both", "duration",
         "twice-daily", "daily-beside-other-counts", "every-morning", "phase-label", "gate-label"])
 def test_a_count_the_context_gives_that_period_or_none_passes(claim: str, context: str) -> None:
     assert verdict(claim, context) == (True, None)
