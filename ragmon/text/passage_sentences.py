@@ -334,6 +334,11 @@ _NEGATIONS = wordset("not never cannot")
 _BETWEEN = wordset("be been currently")
 """Words a negation may stand apart from its verdict by ("isn't currently available", "not be covered"). Not
 "always": "Accidental damage is not always covered" says it sometimes is."""
+_NEGATING_TERMS = frozenset(read_terms("never longer currently")[0])
+"""The terms of the words of a negation (`_NEGATIONS`, "no longer", `_BETWEEN`) that are content terms: part
+of the verdict, not of what it is about, so no sentence the claim copies needs them. Needed, "The setup fee
+is never waived." and "The Atlas pass is no longer covered." were never compared with "The setup fee is
+waived." and "The Atlas pass is covered.", which hold no "never" nor "longer"."""
 _DENIALS = wordset("not never no nor neither none nothing without cannot")
 _CONDITIONS = wordset("""
     if unless except only when once until before after within under over below above less more fewer least
@@ -516,7 +521,7 @@ def turned(claim: TextProfile, claimed: Stance, text: str,
                for term, (ruled, _) in sentence.stance.verdicts.items()):
         return None  # no sentence gives a verdict of the claim's the other way
     terms = claim.terms
-    needed = terms.difference(claimed.verdicts)
+    needed = terms.difference(claimed.verdicts).difference(_NEGATING_TERMS)
     shared = [len(terms & sentence.terms) if needed <= sentence.terms else 0 for sentence in read]
     most = max(shared, default=0)
     if most < _FEWEST_SHARED:
@@ -556,4 +561,12 @@ def _given_otherwise(sentence: Sentence, term: str, negated: bool, conditions: f
     if given is None or given[0] is not (not negated) or (negated and own.excepting):
         return None
     narrower, wider = (conditions, own.conditions) if negated else (own.conditions, conditions)
+    if not wider:
+        narrower = narrower.difference(_NO_LONGER)
     return given[1] if narrower <= wider else None
+
+
+_NO_LONGER = frozenset(("longer",))
+""""No longer" sets a time against a side that has one ("was available until 2023"), not against a verdict
+stated plainly, which it denies: "The Classic plan is no longer available." turns "The Classic plan is
+available.", and the other way round."""

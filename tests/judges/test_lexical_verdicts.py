@@ -32,6 +32,14 @@ def judged(answer: str, page: str) -> list[tuple[bool, str | None]]:
     ("The warranty doesn't cover screens.", "The warranty covers screens.", "not cover", "covers"),
     ("Water damage is covered.", "Is water damage covered? No, water damage is not covered.",
      "covered", "not covered"),
+    # "never", "no longer" and "currently" are terms, which the page's sentence lacks: needed among the
+    # claim's, no sentence was ever the one it copies, and each passed (3 of 4 terms).
+    ("The setup fee is never waived.", "The setup fee is waived.", "not waived", "waived"),
+    ("The Atlas pass is no longer covered.", "The Atlas pass is covered.", "not covered", "covered"),
+    ("The setup fee is not currently waived.", "The setup fee is waived.", "not waived", "waived"),
+    # "No longer" read as a time the claim lacked: a page's plan withdrawn turned no claim that it is offered.
+    ("The Classic plan is available.", "The Classic plan is no longer available.", "available",
+     "not available"),
 ])
 def test_a_verdict_turned_by_not_is_unsupported(claim: str, page: str, claimed: str, given: str) -> None:
     # Every term of the claim is on the page ("not" is a function word): each passed before.
@@ -78,6 +86,15 @@ def test_a_verdict_under_another_condition_is_not_turned() -> None:
     answer = ("Refunds are not available after 30 days. Shipping is not free for orders under $50. "
               "Exchanges are available. Refunds are not available within 30 days.")
     assert [supported for supported, _ in judged(answer, page)] == [True, True, True, False]
+
+
+def test_no_longer_against_a_time_of_its_own_turns_nothing() -> None:
+    # The plan was offered until 2023 and is no longer: neither denies the other.
+    assert judged("The Classic plan was available until 2023.",
+                  "The Classic plan was available until 2023. The Classic plan is no longer available.") \
+        == [(True, None)]
+    assert judged("The Classic plan is no longer available.",
+                  "The Classic plan was available until 2023.") == [(True, None)]
 
 
 def test_a_sentence_denying_the_verdict_for_another_case_turns_no_claim() -> None:
