@@ -50,8 +50,8 @@ def test_a_count_given_per_another_period_is_unsupported(claim: str, context: st
     ("Adults take 2 tablets a day.", "Adults take 2 tablets every morning. Blood tests: 2 times a year."),
     ("Phase 2 lasts a week.", "Phase 2 lasts one week. Participants attend 2 visits a month."),
     ("Gate 3 opens a day early.", "Gate 3 opens one day early. Shuttles run 3 times a week."),
-], ids=["same-period", "same-period-other-words", "claim-daily", "context-gives-none", "context-gives-both", "duration",
-        "twice-daily", "daily-beside-other-counts", "every-morning", "phase-label", "gate-label"])
+], ids=["same-period", "same-period-other-words", "claim-daily", "context-gives-none", "context-gives-both",
+        "duration", "twice-daily", "daily-beside-other-counts", "every-morning", "phase-label", "gate-label"])
 def test_a_count_the_context_gives_that_period_or_none_passes(claim: str, context: str) -> None:
     assert verdict(claim, context) == (True, None)
 
