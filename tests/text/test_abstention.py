@@ -394,6 +394,7 @@ def test_saying_nothing_about_the_subject_is_a_claim(sentence: str) -> None:
     "資料中並未提及運費。",  # traditional: the documents do not mention shipping costs
     "申し訳ありませんが、その情報は記載されていません。",  # sorry, that is not stated
     "わかりません。お答えできません。",  # I do not know. I cannot answer.
+    "私には送料についてわかりかねます。",  # I cannot tell about shipping costs ("私" was no refuser)
 ])
 def test_chinese_and_japanese_refusals_score_abstention_1(answer: str) -> None:
     unanswerable = Example("q1", "礼品包装要多少钱？", (Context("c1", "退款在交货后30天内受理。"),), answer,
@@ -409,6 +410,7 @@ def test_chinese_and_japanese_refusals_score_abstention_1(answer: str) -> None:
     "未说明原因的退货将被拒绝。",  # returns with no reason given are refused
     "如果您不知道订单号，可以联系客服。",  # if you do not know your order number, contact support
     "这款手机没有耳机孔。",  # this phone has no headphone jack
+    "私たちはチャットではお答えできません。",  # we (the company) do not answer by chat
 ])
 def test_chinese_statements_near_a_refusal_word_stay_claims(sentence: str) -> None:
     assert not is_abstention(sentence)
