@@ -108,17 +108,21 @@ def test_clearing_forgets_long_and_short_texts() -> None:
 
 def held_after_use(text: str) -> tuple[int, int, int]:
     """(what the passage cache counts for a long passage when it keeps it, what the passage then holds
-    once a claim with a number has read its numbers, traced with the text itself, how many numbers)."""
+    once a claim with a number has read its numbers, traced with the text itself, how many numbers). The
+    least of two readings: a shared cache that tests before this one filled to the point of growing (a
+    dict's table doubling) grows once, inside one of them, and had been counted as the passage's."""
     assert passages.Passage(text).numbers  # the stems into TERMS first: that cache is not the passage's
-    tracemalloc.start()
-    try:
-        kept = passages.Passage(text)
-        counted = passages.size(text, kept)
-        numbers = kept.numbers
-        held = tracemalloc.get_traced_memory()[0]
-    finally:
-        tracemalloc.stop()
-    return counted, held + sys.getsizeof(text), len(numbers)
+    readings = []
+    for _ in range(2):
+        tracemalloc.start()
+        try:
+            kept = passages.Passage(text)
+            counted = passages.size(text, kept)
+            numbers = kept.numbers
+            readings.append(tracemalloc.get_traced_memory()[0])
+        finally:
+            tracemalloc.stop()
+    return counted, min(readings) + sys.getsizeof(text), len(numbers)
 
 
 @pytest.mark.parametrize("figure", ["{n}", "${n}.50", "{n:,}"])
