@@ -56,13 +56,17 @@ UNIT_NAMES = {
     "meter": "m", "meters": "m", "metre": "m", "metres": "m", "cm": "cm", "centimeter": "cm",
     "centimeters": "cm", "centimetre": "cm", "centimetres": "cm", "mm": "mm", "millimeter": "mm",
     "millimeters": "mm", "millimetre": "mm", "millimetres": "mm", "ft": "ft", "foot": "ft", "feet": "ft",
-    "inch": "in", "inches": "in", "mile": "mi", "miles": "mi", "mph": "mph", "yard": "yd", "yards": "yd",
+    "inch": "in", "inches": "in", "mi": "mi", "mile": "mi", "miles": "mi", "mph": "mph", "yard": "yd",
+    "yards": "yd",
     "l": "l", "liter": "l", "liters": "l", "litre": "l", "litres": "l", "gal": "gal", "gallon": "gal",
     "gallons": "gal",
     "ms": "ms", "millisecond": "ms", "milliseconds": "ms",
     "w": "W", "watt": "W", "watts": "W", "kw": "kw", "kilowatt": "kw", "kilowatts": "kw", "wh": "wh",
     "kwh": "kwh", "kilowatt-hour": "kwh", "kilowatt-hours": "kwh", "kilowatt hour": "kwh",
     "kilowatt hours": "kwh", "watt-hour": "wh", "watt-hours": "wh", "watt hour": "wh", "watt hours": "wh",
+    "mwh": "mwh", "megawatt-hour": "mwh", "megawatt-hours": "mwh", "megawatt hour": "mwh",
+    "megawatt hours": "mwh", "gwh": "gwh", "gigawatt-hour": "gwh", "gigawatt-hours": "gwh",
+    "gigawatt hour": "gwh", "gigawatt hours": "gwh",
     "mah": "mah", "kbps": "kbps", "mbps": "mbps", "gbps": "gbps", "hz": "hz", "khz": "khz",
     "mhz": "mhz", "ghz": "ghz",
 }
@@ -76,7 +80,8 @@ words that are mostly something else: French "an" (a year, and English's article
 Length, weight, volume, speed, power, energy, charge, bit rates and frequencies, in their usual symbols
 and English words: "5 lb" is not "5 kg", nor "30 ms" "30 s", "65 W" "65 kW" (each had passed on its
 number). Not "m" alone (minutes, millions), "in" (the preposition) nor "pound" (a weight, and a
-currency: "5 pounds" is as often £5). Watts are "W", as "w" is a week."""
+currency: "5 pounds" is as often £5), nor "mW" and "MW", one text in lower case. Watts are "W", as "w" is
+a week."""
 _CURRENCY = {"$": "$", "€": "€", "£": "£", "¥": "¥"}
 _UNIT = "|".join(sorted(map(re.escape, UNIT_NAMES), key=len, reverse=True))
 _BETWEEN = (r"(?:(?:business|calendar|working|paid|unpaid|sick|vacation|consecutive|unused|additional|extra|"

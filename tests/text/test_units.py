@@ -98,6 +98,9 @@ def test_units_are_read_in_the_other_european_languages() -> None:
     ("The charger delivers 65 W.", "The charger delivers 65 kW.", "65 W"),
     ("The link runs at 100 Mbps.", "The link runs at 100 Gbps.", "100 mbps"),
     ("The session times out after 30 milliseconds.", "The session times out after 30 minutes.", "30 ms"),
+    # Miles by their symbol and megawatt-hours were read as no unit, and passed on the number.
+    ("The hiking trail is 5 mi long.", "The hiking trail is 5 km long.", "5 mi"),
+    ("The Atlas battery stores 500 kWh.", "The Atlas battery stores 500 MWh.", "500 kwh"),
 ])
 def test_a_made_up_unit_of_length_weight_speed_or_power_is_unsupported(claim: str, context: str,
                                                                     lacks: str) -> None:
@@ -117,6 +120,8 @@ def test_a_made_up_unit_of_length_weight_speed_or_power_is_unsupported(claim: st
     # Energy spelled out was read as power: "60 kilowatt-hours" as "60 kW".
     ("The battery stores 60 kWh.", "The battery stores 60 kilowatt-hours."),
     ("The power bank holds 20 watt-hours.", "The power bank holds 20 Wh."),
+    ("The hiking trail is 5 mi long.", "The hiking trail is 5 miles long."),
+    ("The plant stores 2 GWh a day.", "The plant stores 2 gigawatt-hours a day."),
 ])
 def test_the_same_measure_in_another_spelling_is_supported(claim: str, context: str) -> None:
     assert verdict(claim, context) == (True, None)
