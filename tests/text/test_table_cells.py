@@ -96,3 +96,13 @@ def test_counts_are_numbers_with_the_words_after_them_up_to_a_function_word() ->
     # Words, and "twenty-five"; not a price, a percentage, nor "times", which names nothing counted.
     assert counts("It costs $9 per seat, gives twenty-five seats and 20% off, renewable 2 times.") == (
         (25.0, frozenset({"seat"})),)
+
+
+def test_a_count_whose_number_a_header_writes_is_told_by_the_claims_other_number() -> None:
+    # The 24 of "in 24 hours" is the header's: the cell of 100 is the place of the claim's 1,000, and the
+    # reason had said "not 24".
+    page = "| Plan | Maximum in 24 hours |\n|---|---|\n| Basic | 100 |\n| Pro | 1,000 |"
+    supported, reason = verdict("The Basic plan allows a maximum of 1,000 requests in 24 hours.", page)
+    assert not supported
+    assert reason is not None and reason.endswith(
+        "the table's 'Basic' row gives '100' under 'Maximum in 24 hours', not 1000")
