@@ -337,10 +337,13 @@ _YEARS = frozenset(range(1000, 3000))
 """The years a date may have. Every date has one, which the number scan has read (2024.0 is found among
 these ints): only where it is written is a date looked for, around it. A regex looking for dates' digits
 through the whole text had cost a passage with a year 9 us, half the time its numbers took."""
-_MONTHS = {
+_ENGLISH_MONTHS = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
     "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9,
     "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+}
+_MONTHS = {
+    **_ENGLISH_MONTHS,
     **{name: month for month, names in enumerate((
         "januar jänner januari janvier enero gennaio janeiro",
         "februar februari février fevrier febrero febbraio fevereiro",
@@ -358,32 +361,36 @@ _MONTHS = {
 """Months by name in English and in the other languages the judge reads (German, Dutch, French, Spanish,
 Italian, Portuguese; full names, and French and German written without their accents): read in English
 only, "am 15. Oktober 2024" was the numbers 15 and 2024, and a made-up "15. Oktober" passed against a
-page's "15. Mai 2024", while "15. März 2024" was flagged against the page's own "15.03.2024"."""
+page's "15. Mai 2024", while "15. März 2024" was flagged against the page's own "15.03.2024". Those
+languages write the day first: only an English name is read before its day ("March 15"), as "Mars 2" is a
+probe and "mayo 2" a sauce."""
 MONTH_WORDS = frozenset(_MONTHS)
 """The names of months (and their short forms) a day of one is read after or before."""
-_MAY_DATE = deferred(r"[-/]|[0-9]\.[ \u00a0]?[12][0-9]{3}|"
-                     + "|".join(sorted({name[:3] for name in _MONTHS})))
+_MAY_DATE = deferred(r"[-/]|[0-9]\.[ \u00a0]?[12][0-9]{3}|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
+                     + "|".join(sorted(name for name in _MONTHS if name[:3] not in _ENGLISH_MONTHS)))
 """What a text with a date has beside its year: a claim with a year and none of them (a price of 1,250, a
 count of 1968) is spared the date search. A year after a digit and a period may end a date
-("15.03.2024"); a month's name opens with one of its names' first three letters."""
+("15.03.2024"). Other languages' months by their whole names: by their first three letters, "out",
+"set" and "gen" had sent most English claims with a year to the date search."""
 _MONTH_BACKWARDS = "(" + "|".join(month[::-1] for month in _MONTHS) + ")(?![a-z])"
+_ENGLISH_BACKWARDS = "(" + "|".join(month[::-1] for month in _ENGLISH_MONTHS) + ")(?![a-z])"
 _AFTER_YEAR = deferred(r"(?:([-/])([0-9]{1,2})\1([0-9]{1,2})(?![0-9])|(?![0-9]|[.,][0-9]))")
 """What follows a year: the month and day of "2024-03-15" or "2024/03/15", or nothing that makes it part
 of a longer number ("20245", "2024.5"). After a day, a comma and a digit are a table's next cell (a CSV
 row's "2022-09-19,18"), no decimal of it."""
-_ORDINAL_BACKWARDS = "(?:ts|dn|dr|ht|re)?"
+_ORDINAL_BACKWARDS = "(?:ts|dn|dr|ht|re|º\\.?|°)?"
 _BEFORE_YEAR = deferred(
     r"([-/])([0-9]{1,2})\1([0-9]{1,2})(?![0-9.,])"
     r"|(?:\s*,\s*|\s+)" + _ORDINAL_BACKWARDS + r"([0-9]{1,2})"
     r"(?:(?:\s*[-–]\s*|\s+(?:dna|ot|hguorht)\s+|\s*&\s*)" + _ORDINAL_BACKWARDS + r"([0-9]{1,2}))?\s+\.?"
-    + _MONTH_BACKWARDS
+    + _ENGLISH_BACKWARDS
     + r"|(?:\s*,\s*|\s+)(?:l?ed\s+)?\.?" + _MONTH_BACKWARDS + r"(?:\s+(?:fo|ed))?\s+\.?"
     + _ORDINAL_BACKWARDS + r"([0-9]{1,2})(?![0-9.,])"
     r"|-\.?" + _MONTH_BACKWARDS + r"-([0-9]{1,2})(?![0-9.,])")
 """What comes before a year to make a date, read backwards from the year, as the text before it is
 matched reversed: "03/15/" or "15-03-"; "March 15, ", "Mar. 15th ", "January 8," and the ranges "March
 1–15, " and "December 24 and 25, " (a date each); "15 March ", "15th of March, ", "15. März ", "1er mars ",
-"15 de octubre de ", "15 de octubre del "; "15-Mar-" (a weekday
+"15 de octubre de ", "15 de octubre del ", "1° maggio ", "1.º de mayo de "; "15-Mar-" (a weekday
 before is no part of it: "Friday, March 15, 2024"). One match at the year, where searching the text before
 it for these forwards tried each of its characters (2.2 us a year)."""
 _DATE_SPAN = 40
@@ -450,11 +457,15 @@ def names_a_version(low: str, at: int) -> bool:
 
 
 _MONTH_NAMES = "|".join(_MONTHS)
-_MONTH_NAMED = {number: re.compile(r"\b(?:" + "|".join(name for name, value in _MONTHS.items()
+_NAMED_LOOSELY = {name: value for name, value in _MONTHS.items() if name not in ("mars", "mayo")}
+"""The names `loosely_dated` finds a month by, but English words: "The Mars 2 probe launched in 1971." had
+stated a made-up "March 2, 1971"."""
+_MONTH_NAMED = {number: re.compile(r"\b(?:" + "|".join(name for name, value in _NAMED_LOOSELY.items()
                                                        if value == number) + r")\b")
                 for number in range(1, 13)}
 _MONTH_DAY = deferred(
-    r"\b(?:(" + _MONTH_NAMES + r")\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?|([0-9]{1,2})(?:st|nd|rd|th|er)?\.?\s+"
+    r"\b(?:(" + "|".join(_ENGLISH_MONTHS) + r")\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?"
+    r"|([0-9]{1,2})(?:st|nd|rd|th|er|\.?º|°)?\.?\s+"
     r"(?:(?:of|de)\s+)?(" + _MONTH_NAMES + r"))\b(?![.,]?[0-9]|,?\s*(?:del?\s+)?[0-9]{4})")
 """A day of a month with no year of its own ("March 15", "15th of March", "15. März", "1er mars", "15 de
 abril"; not "March 15, 2024" nor "15 de abril de 2024")."""

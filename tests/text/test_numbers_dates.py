@@ -211,7 +211,8 @@ def test_a_missing_day_of_a_month_is_named_so() -> None:
 
 @pytest.mark.parametrize("written", [
     "15. März 2024", "15. Maerz 2024", "15 maart 2024", "15 mars 2024", "15 de marzo de 2024",
-    "15 de marzo del 2024", "15 marzo 2024", "15 de março de 2024"])
+    "15 de marzo del 2024", "15 marzo 2024", "15 de março de 2024", "15° marzo 2024", "15º de março de 2024",
+    "15.º de marzo de 2024"])
 def test_a_month_named_in_another_language_makes_a_date(written: str) -> None:
     # German, Dutch, French, Spanish, Italian, Portuguese: 2024 * 10000 + 3 * 100 + 15, as in English.
     assert numbers_in(prepare(f"Die Frist: {written}."), claim=True) == {20240315.0}
@@ -231,6 +232,13 @@ def test_a_month_named_in_another_language_makes_a_date(written: str) -> None:
     ("La scadenza è il 15 ottobre.", "La scadenza è il 15 maggio.", False),
     ("La scadenza è il 15 maggio.", "La scadenza del pagamento è il 15 maggio.", True),
     ("Die Frist endet am 30. März.", "Die Frist endet am 31. März.", False),
+    # The 1st as Italian, Portuguese and Spanish write it.
+    ("Il pagamento scade il 1° giugno 2024.", "Il pagamento scade il 1° maggio 2024.", False),
+    ("El pago vence el 1.º de junio de 2024.", "El pago vence el 01/05/2024.", False),
+    ("El pago vence el 1.º de mayo de 2024.", "El pago vence el 1 de mayo de 2024.", True),
+    # Only an English month is read before its day: the planet's "Mars 2" is no 2 March.
+    ("The probe launched on March 2, 1971.", "The Mars 2 probe launched in 1971.", False),
+    ("The Mars 2 orbiter weighed 4650 kg.", "The Mars-2 orbiter weighed 4650 kg.", True),
 ])
 def test_a_date_by_a_months_name_in_another_language_is_held_to_that_date(
         claim: str, context: str, stated: bool) -> None:
