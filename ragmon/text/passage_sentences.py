@@ -342,12 +342,14 @@ waived." and "The Atlas pass is covered.", which hold no "never" nor "longer".""
 _DENIALS = wordset("not never no nor neither none nothing without cannot")
 _CONDITIONS = wordset("""
     if unless except only when once until before after within under over below above less more fewer least
-    most without outside beyond from starting will was yet longer
+    most without outside beyond from starting will was yet longer currently
     """)
 """The words a verdict is made conditional with: "Refunds are not available after 30 days" does not deny
 "Refunds are available within 30 days", nor "Shipping is not free under $50" "Shipping is free over $50".
-A time is one too: "Dark mode isn't available yet" does not deny "Dark mode will be available from March
-2027", nor "The Classic plan is no longer available" "The Classic plan was available until 2023"."""
+A time is one too ("used to be" read as "was"): "Dark mode isn't available yet" does not deny "Dark mode
+will be available from March 2027", nor "The Classic plan is no longer available" "The Classic plan was
+available until 2023"."""
+_PAST = frozenset(("was",))
 _EXCEPTIONS = wordset("except unless only until excluding but")
 """Words with which an affirmed verdict leaves something out, which a negated claim may be about: "The
 battery is not covered" restates "All parts are covered except the battery" (with "other than")."""
@@ -451,8 +453,10 @@ def stance(text: str) -> Stance:
                + low.count("rather than") + low.count("instead of"))
     if not found or denials > bound:
         return NO_STANCE
-    return Stance(found, _CONDITIONS.intersection(words),
-                  not _EXCEPTIONS.isdisjoint(words) or "other than" in low)
+    conditions = _CONDITIONS.intersection(words)
+    if "used to be" in low:  # "The Classic plan used to be available": a past, as "was" is
+        conditions |= _PAST
+    return Stance(found, conditions, not _EXCEPTIONS.isdisjoint(words) or "other than" in low)
 
 
 def _affirmed_after(words: list[str], at: int) -> bool:
@@ -562,11 +566,12 @@ def _given_otherwise(sentence: Sentence, term: str, negated: bool, conditions: f
         return None
     narrower, wider = (conditions, own.conditions) if negated else (own.conditions, conditions)
     if not wider:
-        narrower = narrower.difference(_NO_LONGER)
+        narrower = narrower.difference(_NOW)
     return given[1] if narrower <= wider else None
 
 
-_NO_LONGER = frozenset(("longer",))
-""""No longer" sets a time against a side that has one ("was available until 2023"), not against a verdict
-stated plainly, which it denies: "The Classic plan is no longer available." turns "The Classic plan is
-available.", and the other way round."""
+_NOW = frozenset(("longer", "currently"))
+""""No longer" and "currently" set a time against a side that has one ("was available until 2023", "will be
+available soon"), not against a verdict stated plainly, which they deny: "The Classic plan is no longer
+available." turns "The Classic plan is available.", "The fee is not currently waived." "The fee is
+waived.", and the other way round."""

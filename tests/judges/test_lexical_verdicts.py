@@ -95,6 +95,11 @@ def test_no_longer_against_a_time_of_its_own_turns_nothing() -> None:
         == [(True, None)]
     assert judged("The Classic plan is no longer available.",
                   "The Classic plan was available until 2023.") == [(True, None)]
+    assert judged("The Classic plan is no longer available.",
+                  "The Classic plan used to be available.") == [(True, None)]
+    # "Currently" is such a time too: what is not available now may be from a date the page names.
+    assert judged("The app is not currently available in Canada.",
+                  "The app will be available in Canada soon.") == [(True, None)]
 
 
 def test_a_sentence_denying_the_verdict_for_another_case_turns_no_claim() -> None:
