@@ -178,13 +178,13 @@ _CJK_DECLINES = deferred(
 """Chinese (simplified and traditional) and Japanese refusal cues: "无法回答" (cannot answer), "没有提到"
 (does not mention), "信息不足" (not enough information), "わかりかねます" (I cannot tell), "記載されて
 いません" (it is not stated), "お答えできません" (I cannot answer). A cue is a refusal only with the one
-refusing: the answerer ("我", not "我们", the company; Japanese "私", not "私たち") or the documents
-(`_CJK_REFUSER`), or the polite apology a refusal opens with; without one it states a fact:
-"如果系统无法确定收货地址，订单将被取消" (if the system cannot determine the address...),
-"订单信息不足的退货申请将被驳回" (returns with too little information are refused), "チャットではお答えでき
-ません" (this cannot be answered by chat)."""
+refusing: the answerer ("我", not "我们", the company; Japanese "私" before a particle, not "私たち" nor
+"私書箱", a PO box) or the documents (`_CJK_REFUSER`), or the polite apology a refusal opens with;
+without one it states a fact: "如果系统无法确定收货地址，订单将被取消" (if the system cannot determine
+the address...), "订单信息不足的退货申请将被驳回" (returns with too little information are refused),
+"チャットではお答えできません" (this cannot be answered by chat)."""
 _CJK_REFUSER = deferred(
-    r"我(?![们們])|私(?!たち|ども|共)|本助手|资料|資料|文档|文檔|文件|上下文|知识库|知識庫|提供的信息|提供的資訊"
+    r"我(?![们們])|私(?=[はにがもので])|本助手|资料|資料|文档|文檔|文件|上下文|知识库|知識庫|提供的信息|提供的資訊"
     r"|现有信息|現有資訊"
     r"|抱歉|對不起|对不起|遗憾|遺憾|申し訳|恐れ入り|すみません|提供された|いただいた(?:情報|資料)"
     r"|(?:情報|資料|ドキュメント|文書)(?:に|で|の中|には|では)|(?:この|その)ご?質問|该问题|這個問題|这个问题|此问题|您的问题|您的問題")
