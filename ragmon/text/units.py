@@ -56,7 +56,7 @@ UNIT_NAMES = {
     "meter": "m", "meters": "m", "metre": "m", "metres": "m", "cm": "cm", "centimeter": "cm",
     "centimeters": "cm", "centimetre": "cm", "centimetres": "cm", "mm": "mm", "millimeter": "mm",
     "millimeters": "mm", "millimetre": "mm", "millimetres": "mm", "ft": "ft", "foot": "ft", "feet": "ft",
-    "inch": "in", "inches": "in", "mi": "mi", "mile": "mi", "miles": "mi", "mph": "mph", "yard": "yd",
+    "inch": "in", "inches": "in", "mile": "mi", "miles": "mi", "mph": "mph", "yard": "yd",
     "yards": "yd",
     "l": "l", "liter": "l", "liters": "l", "litre": "l", "litres": "l", "gal": "gal", "gallon": "gal",
     "gallons": "gal",

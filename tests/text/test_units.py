@@ -98,8 +98,7 @@ def test_units_are_read_in_the_other_european_languages() -> None:
     ("The charger delivers 65 W.", "The charger delivers 65 kW.", "65 W"),
     ("The link runs at 100 Mbps.", "The link runs at 100 Gbps.", "100 mbps"),
     ("The session times out after 30 milliseconds.", "The session times out after 30 minutes.", "30 ms"),
-    # Miles by their symbol and megawatt-hours were read as no unit, and passed on the number.
-    ("The hiking trail is 5 mi long.", "The hiking trail is 5 km long.", "5 mi"),
+    # Megawatt-hours were read as no unit, and passed on the number.
     ("The Atlas battery stores 500 kWh.", "The Atlas battery stores 500 MWh.", "500 kwh"),
 ])
 def test_a_made_up_unit_of_length_weight_speed_or_power_is_unsupported(claim: str, context: str,
@@ -120,8 +119,10 @@ def test_a_made_up_unit_of_length_weight_speed_or_power_is_unsupported(claim: st
     # Energy spelled out was read as power: "60 kilowatt-hours" as "60 kW".
     ("The battery stores 60 kWh.", "The battery stores 60 kilowatt-hours."),
     ("The power bank holds 20 watt-hours.", "The power bank holds 20 Wh."),
-    ("The hiking trail is 5 mi long.", "The hiking trail is 5 miles long."),
     ("The plant stores 2 GWh a day.", "The plant stores 2 gigawatt-hours a day."),
+    # "mi" is no unit: Italian and Spanish "me", "my" follow numbers ("il giorno 3 mi chiama").
+    ("Il corriere consegna entro 3 giorni lavorativi e il giorno 3 mi chiama prima.",
+     "Il corriere consegna entro 3 giorni lavorativi e il giorno 3 mi chiama prima della consegna."),
 ])
 def test_the_same_measure_in_another_spelling_is_supported(claim: str, context: str) -> None:
     assert verdict(claim, context) == (True, None)
