@@ -134,18 +134,19 @@ def miscounted(claim_text: str, claim: TextProfile, text: str,
         if len(wrong) < len(crossings) or _stated_elsewhere(value, claim.terms, found, text, read_sentences):
             continue
         row, column, cell = wrong[0]
-        return Miscounted(_told_as(value, claim.numbers, row, column), row, column, cell)
+        return Miscounted(_told_as(value, claim_text, row, column), row, column, cell)
     return None
 
 
-def _told_as(value: float, numbers: frozenset[float], row: str, column: str) -> float:
-    """The claim's number a reason names against the cell: the count's own, unless the row's name or the
-    column's header writes it ("Maximum in 24 hours"), when the cell is the claim's other number's: "1,000
-    requests in 24 hours" against a Basic row's 100 had been told "not 24"."""
+def _told_as(value: float, claim_text: str, row: str, column: str) -> float:
+    """The claim's count a reason names against the cell: its own, unless the row's name or the column's
+    header writes it ("Maximum in 24 hours"), when the cell is the claim's other count's: "1,000 requests in
+    24 hours" against a Basic row's 100 had been told "not 24". A count, not any number: "at $5" is a
+    price."""
     named = read_profile(f"{row} {column}").numbers
     if value not in named:
         return value
-    return min(numbers - named, default=value)
+    return next((other for other, _ in counts(claim_text) if other not in named), value)
 
 
 def _crossing(table: _Table, terms: frozenset[str], after: frozenset[str]

@@ -106,3 +106,11 @@ def test_a_count_whose_number_a_header_writes_is_told_by_the_claims_other_number
     assert not supported
     assert reason is not None and reason.endswith(
         "the table's 'Basic' row gives '100' under 'Maximum in 24 hours', not 1000")
+    # A price is no count: "at $5" is not what the cell of 100 contradicts.
+    priced = ("| Plan | Price | Maximum in 24 hours |\n|---|---|---|\n| Basic | $5 | 100 |\n"
+              "| Pro | $20 | 1,000 |")
+    claim = "The Basic plan at $5 allows a maximum of 1,000 requests in 24 hours."
+    supported, reason = verdict(claim, priced)
+    assert not supported
+    assert reason is not None and reason.endswith(
+        "the table's 'Basic' row gives '100' under 'Maximum in 24 hours', not 1000")
