@@ -232,8 +232,8 @@ class ClaudeLane:
         waits only between a call's own attempts, and not at all past the call's bound: the next examples'
         calls went out at once, each into the same refusal, up to --llm-max-per-minute calls of three
         attempts each, against limits the app's own calls may share. A wait asked under `FIRST_BACKOFF` is
-        read as none: the SDK had waited that out between the call's attempts already, and a gateway asking
-        1 ms had the lane send every example into the same refusal, the backoff never begun."""
+        read as none: a gateway asking 1 ms had the lane send every example into the same refusal, the
+        backoff never begun."""
         if asked is None or asked < FIRST_BACKOFF:
             self._unasked += 1
             wait = self._burst_wait if sent <= self._burst_began else self._next_burst()
