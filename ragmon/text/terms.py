@@ -105,7 +105,7 @@ SEPARATORS = {code: chr(code) for code in range(128)} | str.maketrans(dict.fromk
     | str.maketrans(dict.fromkeys("0123456789", DIGIT)) | {ord(OTHER_DIGIT): " "} \
     | dict.fromkeys(map(ord, OTHER_DIGITS), OTHER_DIGIT) \
     | {ord(c): " " if c < "\xa0" else None for c in INVISIBLE} \
-    | str.maketrans(dict.fromkeys(_CJK_PUNCTUATION, " ")) | LIGATURES
+    | str.maketrans(dict.fromkeys(_CJK_PUNCTUATION, " ")) | str.maketrans("ºª", "  ") | LIGATURES
 """Everything but letters and apostrophes becomes whitespace, so `split()` yields the words: a C-level
 pass several times faster than a unicode word regex, and this runs over every retrieved passage. The
 other ASCII characters map to themselves, which changes nothing but speed: `str.translate` looks each
@@ -115,7 +115,9 @@ Format characters go, so "war\u00adranty" (a soft hyphen), "warr\u200banty" (a z
 joined ("covers\u200bscreens" reads "coversscreens"), and pasted web text and PDFs put one inside a word
 where a line may break; beside a space or a mark it changes nothing. Control characters (NUL) separate
 words, as they join nothing. Chinese and Japanese punctuation, and the full-width forms of ASCII's,
-separate words too: "受理。标准" is two runs of characters, not one word. Ligatures are their letters
+separate words too: "受理。标准" is two runs of characters, not one word. So do the ordinal indicators of
+Spanish, Portuguese and Italian ("1.º", "2.ª"), letters to Unicode, which a page writing "1 de mayo" or
+"01/05" lacks: read as a term, "º" had flagged "1.º de mayo". Ligatures are their letters
 (`LIGATURES`), at no cost: the characters are looked up anyway."""
 _ASCII = "".join(map(chr, range(128)))
 _ASCII_SEPARATORS = bytes.maketrans(_ASCII.encode(), _ASCII.translate(SEPARATORS).encode("ascii"))
