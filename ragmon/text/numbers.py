@@ -378,7 +378,7 @@ _AFTER_YEAR = deferred(r"(?:([-/])([0-9]{1,2})\1([0-9]{1,2})(?![0-9])|(?![0-9]|[
 """What follows a year: the month and day of "2024-03-15" or "2024/03/15", or nothing that makes it part
 of a longer number ("20245", "2024.5"). After a day, a comma and a digit are a table's next cell (a CSV
 row's "2022-09-19,18"), no decimal of it."""
-_ORDINAL_BACKWARDS = "(?:ts|dn|dr|ht|re|º\\.?|°)?"
+_ORDINAL_BACKWARDS = "(?:ts|dn|dr|ht|re|º\\.?|°(?=1(?![0-9])))?"
 _BEFORE_YEAR = deferred(
     r"([-/])([0-9]{1,2})\1([0-9]{1,2})(?![0-9.,])"
     r"|(?:\s*,\s*|\s+)" + _ORDINAL_BACKWARDS + r"([0-9]{1,2})"
@@ -457,15 +457,18 @@ def names_a_version(low: str, at: int) -> bool:
 
 
 _MONTH_NAMES = "|".join(_MONTHS)
-_NAMED_LOOSELY = {name: value for name, value in _MONTHS.items() if name not in ("mars", "mayo")}
-"""The names `loosely_dated` finds a month by, but English words: "The Mars 2 probe launched in 1971." had
-stated a made-up "March 2, 1971"."""
-_MONTH_NAMED = {number: re.compile(r"\b(?:" + "|".join(name for name, value in _NAMED_LOOSELY.items()
-                                                       if value == number) + r")\b")
-                for number in range(1, 13)}
+_DAY_BEFORE = r"[0-9](?:st|nd|rd|th|er|\.?º|°|\.)?[\s-]+(?:(?:of|de)\s+)?"
+_MONTH_NAMED = {number: re.compile(
+    _DAY_BEFORE + r"(?:" + "|".join(name for name, value in _MONTHS.items() if value == number) + r")\b"
+    r"|\b(?:" + "|".join(name for name, value in _ENGLISH_MONTHS.items() if value == number)
+    + r")\.?[\s,-]*[0-9]") for number in range(1, 13)}
+"""A month's name as `loosely_dated` finds it: beside a day, after it ("15 March", "du 1er au 15 mars",
+"15 de mayo", "15. Mai", "1er-mars") or, an English one, before it ("March 15", "Mar-15", "Jan 8,2024").
+Found anywhere, "The Mars 2 probe launched in 1971." stated a made-up "March 2, 1971", and "customers may
+return 3 items" in 2024 a made-up "May 3, 2024"."""
 _MONTH_DAY = deferred(
     r"\b(?:(" + "|".join(_ENGLISH_MONTHS) + r")\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?"
-    r"|([0-9]{1,2})(?:st|nd|rd|th|er|\.?º|°)?\.?\s+"
+    r"|([0-9]{1,2})(?:st|nd|rd|th|er|\.?º|(?<=\b1)°)?\.?\s+"
     r"(?:(?:of|de)\s+)?(" + _MONTH_NAMES + r"))\b(?![.,]?[0-9]|,?\s*(?:del?\s+)?[0-9]{4})")
 """A day of a month with no year of its own ("March 15", "15th of March", "15. März", "1er mars", "15 de
 abril"; not "March 15, 2024" nor "15 de abril de 2024")."""

@@ -241,7 +241,20 @@ def test_a_month_named_in_another_language_makes_a_date(written: str) -> None:
     # Only an English month is read before its day: the planet's "Mars 2" is no 2 March.
     ("The probe launched on March 2, 1971.", "The Mars 2 probe launched in 1971.", False),
     ("The Mars 2 orbiter weighed 4650 kg.", "The Mars-2 orbiter weighed 4650 kg.", True),
+    # A page's range or list of days by another language's month name states each day of it (the month's
+    # name found beside a day, not anywhere: "may return 3 items" is no 3 May).
+    ("L'offre commence le 1er mars 2024.", "L'offre est valable du 1er au 15 mars 2024.", True),
+    ("La oferta termina el 2 de mayo de 2024.", "La oferta termina el 2 y 3 de mayo de 2024.", True),
+    ("La tarifa se aplica el 15 de mayo.", "La tarifa se aplica los días 15 y 16 de mayo.", True),
+    ("The policy took effect on May 3, 2024.",
+     "The policy took effect in 2024; customers may return 3 items per order.", False),
 ])
+
+
+def test_a_degree_sign_is_an_ordinal_only_of_the_first() -> None:
+    # Italian writes the 1st "1°"; "15°" is a temperature, before a month's name or not.
+    assert numbers_in(prepare("Il 1° maggio 2024."), claim=True) == {20240501.0}
+    assert numbers_in(prepare("At 15° March 2024."), claim=True, months=True) == {15.0, 2024.0}
 def test_a_date_by_a_months_name_in_another_language_is_held_to_that_date(
         claim: str, context: str, stated: bool) -> None:
     assert supported(claim, context) is stated
