@@ -565,13 +565,16 @@ def _given_otherwise(sentence: Sentence, term: str, negated: bool, conditions: f
     if given is None or given[0] is not (not negated) or (negated and own.excepting):
         return None
     narrower, wider = (conditions, own.conditions) if negated else (own.conditions, conditions)
-    if not wider:
+    if wider.isdisjoint(_TIMES):
         narrower = narrower.difference(_NOW)
     return given[1] if narrower <= wider else None
 
 
 _NOW = frozenset(("longer", "currently"))
-""""No longer" and "currently" set a time against a side that has one ("was available until 2023", "will be
-available soon"), not against a verdict stated plainly, which they deny: "The Classic plan is no longer
-available." turns "The Classic plan is available.", "The fee is not currently waived." "The fee is
-waived.", and the other way round."""
+_TIMES = frozenset(("will", "was", "yet", "from", "starting", "until", "before", "after"))
+""""No longer" and "currently" set a time against a side that states one ("was available until 2023", "will
+be available soon"), not against a verdict stated plainly or under a condition that is no time, which they
+deny: "The Classic plan is no longer available." turns "The Classic plan is available.", "The fee is not
+currently waived." "The fee is waived.", "Dark mode is not currently available on the desktop app." "Dark
+mode is only available on the desktop app.", and the other way round; held to a side with no condition at
+all, the last passed."""

@@ -102,6 +102,19 @@ def test_no_longer_against_a_time_of_its_own_turns_nothing() -> None:
                   "The app will be available in Canada soon.") == [(True, None)]
 
 
+@pytest.mark.parametrize(("claim", "page"), [
+    # "Currently" and "no longer" against each other, or against a condition that is no time: held to a
+    # side with no condition at all, each passed.
+    ("The setup fee is currently waived.", "The setup fee is no longer waived."),
+    ("Dark mode is only available on the desktop app.",
+     "Dark mode is not currently available on the desktop app."),
+    ("Returns are not currently accepted.", "Returns are accepted within 30 days."),
+])
+def test_now_against_no_time_is_turned(claim: str, page: str) -> None:
+    [(supported, reason)] = judged(claim, page)
+    assert not supported and reason is not None and "its closest sentence says" in reason
+
+
 def test_a_sentence_denying_the_verdict_for_another_case_turns_no_claim() -> None:
     # "but not on Free" denies "available" for Free with no verdict word after it.
     page = ("Password-protected links are available on Business, but not on Free. "
