@@ -395,6 +395,8 @@ def test_saying_nothing_about_the_subject_is_a_claim(sentence: str) -> None:
     "申し訳ありませんが、その情報は記載されていません。",  # sorry, that is not stated
     "わかりません。お答えできません。",  # I do not know. I cannot answer.
     "私には送料についてわかりかねます。",  # I cannot tell about shipping costs ("私" was no refuser)
+    "私としては、お答えできません。",  # as for me, I cannot answer
+    "私自身、わかりません。",  # I myself do not know
 ])
 def test_chinese_and_japanese_refusals_score_abstention_1(answer: str) -> None:
     unanswerable = Example("q1", "礼品包装要多少钱？", (Context("c1", "退款在交货后30天内受理。"),), answer,
