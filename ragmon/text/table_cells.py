@@ -134,19 +134,26 @@ def miscounted(claim_text: str, claim: TextProfile, text: str,
         if len(wrong) < len(crossings) or _stated_elsewhere(value, claim.terms, found, text, read_sentences):
             continue
         row, column, cell = wrong[0]
-        return Miscounted(_told_as(value, claim_text, row, column), row, column, cell)
+        return Miscounted(_told_as(value, claim_text, claim, row, column), row, column, cell)
     return None
 
 
-def _told_as(value: float, claim_text: str, row: str, column: str) -> float:
+def _told_as(value: float, claim_text: str, claim: TextProfile, row: str, column: str) -> float:
     """The claim's count a reason names against the cell: its own, unless the row's name or the column's
     header writes it ("Maximum in 24 hours"), when the cell is the claim's other count's: "1,000 requests in
-    24 hours" against a Basic row's 100 had been told "not 24". A count, not any number: "at $5" is a
-    price."""
+    24 hours" against a Basic row's 100 had been told "not 24". The count written last before the header's
+    number ("for 3 users ... 1,000 requests in 24 hours"), else any other number but an amount ("at $5"):
+    "1k requests", "1,000 in 24 hours" and "2 thousand requests" are no counts `counts` reads whole."""
     named = read_profile(f"{row} {column}").numbers
     if value not in named:
         return value
-    return next((other for other, _ in counts(claim_text) if other not in named), value)
+    written = [count for count, _ in counts(claim_text) if count in claim.numbers]
+    before = written[:written.index(value)] if value in written else written
+    other = next((count for count in reversed(before) if count not in named), None)
+    if other is not None:
+        return other
+    amounts = {number for number, _ in claim.units}
+    return min(claim.numbers - named - amounts, default=value)
 
 
 def _crossing(table: _Table, terms: frozenset[str], after: frozenset[str]

@@ -109,8 +109,12 @@ def test_a_count_whose_number_a_header_writes_is_told_by_the_claims_other_number
     # A price is no count: "at $5" is not what the cell of 100 contradicts.
     priced = ("| Plan | Price | Maximum in 24 hours |\n|---|---|---|\n| Basic | $5 | 100 |\n"
               "| Pro | $20 | 1,000 |")
-    claim = "The Basic plan at $5 allows a maximum of 1,000 requests in 24 hours."
-    supported, reason = verdict(claim, priced)
-    assert not supported
-    assert reason is not None and reason.endswith(
-        "the table's 'Basic' row gives '100' under 'Maximum in 24 hours', not 1000")
+    for claim in ("The Basic plan at $5 allows a maximum of 1,000 requests in 24 hours.",
+                  # Counts `counts` does not read whole, or with no noun after them.
+                  "The Basic plan allows a maximum of 1k requests in 24 hours.",
+                  "The Basic plan allows a maximum of 1,000 in 24 hours.",
+                  "The Basic plan allows a maximum of one thousand requests in 24 hours."):
+        supported, reason = verdict(claim, priced)
+        assert not supported
+        assert reason is not None and reason.endswith(
+            "the table's 'Basic' row gives '100' under 'Maximum in 24 hours', not 1000"), claim
