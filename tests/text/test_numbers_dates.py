@@ -211,7 +211,7 @@ def test_a_missing_day_of_a_month_is_named_so() -> None:
 
 @pytest.mark.parametrize("written", [
     "15. März 2024", "15. Maerz 2024", "15 maart 2024", "15 mars 2024", "15 de marzo de 2024",
-    "15 de marzo del 2024", "15 marzo 2024", "15 de março de 2024", "15° marzo 2024", "15º de março de 2024",
+    "15 de marzo del 2024", "15 marzo 2024", "15 de março de 2024", "15º de março de 2024",
     "15.º de marzo de 2024"])
 def test_a_month_named_in_another_language_makes_a_date(written: str) -> None:
     # German, Dutch, French, Spanish, Italian, Portuguese: 2024 * 10000 + 3 * 100 + 15, as in English.
@@ -249,15 +249,15 @@ def test_a_month_named_in_another_language_makes_a_date(written: str) -> None:
     ("The policy took effect on May 3, 2024.",
      "The policy took effect in 2024; customers may return 3 items per order.", False),
 ])
+def test_a_date_by_a_months_name_in_another_language_is_held_to_that_date(
+        claim: str, context: str, stated: bool) -> None:
+    assert supported(claim, context) is stated
 
 
 def test_a_degree_sign_is_an_ordinal_only_of_the_first() -> None:
     # Italian writes the 1st "1°"; "15°" is a temperature, before a month's name or not.
     assert numbers_in(prepare("Il 1° maggio 2024."), claim=True) == {20240501.0}
     assert numbers_in(prepare("At 15° March 2024."), claim=True, months=True) == {15.0, 2024.0}
-def test_a_date_by_a_months_name_in_another_language_is_held_to_that_date(
-        claim: str, context: str, stated: bool) -> None:
-    assert supported(claim, context) is stated
 
 
 def test_a_made_up_date_in_another_language_is_named_as_a_date() -> None:
