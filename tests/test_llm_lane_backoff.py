@@ -83,32 +83,14 @@ async def test_a_retry_after_holds_the_lane_ten_minutes_at_most(api: FakeAnthrop
     await lane.close()
 
 
-async def test_refusals_asking_a_wait_under_a_second_back_off_as_those_asking_none(
-        api: FakeAnthropic) -> None:
-    # A gateway asking 1 ms each time: held 1 ms, the lane sent every example into the same refusal. Read as
-    # asking none, the second refusal in a row holds 2 s.
-    api.default = Fail(429, "rate_limit_error", {"retry-after-ms": "1"})
-    clock = ManualClock()
-    lane = make_lane(api, clock=clock, timeout=1.0, max_retries=0)
-    assert (await lane.judge_example(example(1))).outcome == "rate_limited" and api.calls == 1
-    clock.now += 0.5
-    held = await lane.judge_example(example(2))
-    assert held.outcome == "rate_limited" and api.calls == 1
-    assert held.message.endswith(
-        "1 call ended in a 429 or 529 asking for no wait (or one under 1s), none getting its verdicts since "
-        "the first: backing off 1s; 1s left")
-    clock.now += 0.5
-    assert (await lane.judge_example(example(3))).outcome == "rate_limited" and api.calls == 2
-    clock.now += 1.5
-    assert (await lane.judge_example(example(4))).outcome == "rate_limited" and api.calls == 2
-    clock.now += 0.5
-    assert (await lane.judge_example(example(5))).outcome == "rate_limited" and api.calls == 3
-    await lane.close()
-
-
-async def test_refusals_asking_no_wait_back_off_longer_each_time_in_a_row(api: FakeAnthropic) -> None:
-    # Two 529s with no retry-after: 1 s of backoff after the first, 2 s after the second; a reply ends it.
-    api.enqueue(Fail(529, "overloaded_error"), Fail(529, "overloaded_error"))
+@pytest.mark.parametrize(("asked", "said"), [({}, ""), ({"retry-after-ms": "1"}, " (or one under 1s)")],
+                         ids=["none", "one-ms"])
+async def test_refusals_asking_no_wait_back_off_longer_each_time_in_a_row(
+        api: FakeAnthropic, asked: dict[str, str], said: str) -> None:
+    # Two 529s with no retry-after: 1 s of backoff after the first, 2 s after the second; a reply ends it. A
+    # gateway asking 1 ms each time had held the lane 1 ms, and the lane sent every example into the same
+    # refusal: a wait under a second is read as none.
+    api.enqueue(Fail(529, "overloaded_error", asked), Fail(529, "overloaded_error", asked))
     clock = ManualClock()
     lane = make_lane(api, clock=clock, timeout=1.0, max_retries=0)
     assert (await lane.judge_example(example(1))).outcome == "rate_limited"
@@ -116,7 +98,7 @@ async def test_refusals_asking_no_wait_back_off_longer_each_time_in_a_row(api: F
     held = await lane.judge_example(example(2))
     assert held.outcome == "rate_limited" and api.calls == 1
     assert held.message.endswith(
-        "1 call ended in a 429 or 529 asking for no wait, none getting its verdicts since the first: "
+        f"1 call ended in a 429 or 529 asking for no wait{said}, none getting its verdicts since the first: "
         "backing off 1s; 1s left")
     clock.now += 0.5
     assert (await lane.judge_example(example(3))).outcome == "rate_limited" and api.calls == 2
@@ -124,7 +106,7 @@ async def test_refusals_asking_no_wait_back_off_longer_each_time_in_a_row(api: F
     held = await lane.judge_example(example(4))
     assert api.calls == 2
     assert held.message.endswith(
-        "2 calls ended in a 429 or 529 asking for no wait, none getting its verdicts since the first: "
+        f"2 calls ended in a 429 or 529 asking for no wait{said}, none getting its verdicts since the first: "
         "backing off 2s; 1s left")
     clock.now += 0.5
     api.enqueue(Reply(usage=(1_000, 100)), Fail(529, "overloaded_error"))
