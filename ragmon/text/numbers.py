@@ -166,7 +166,7 @@ SPELLED = frozenset((SPELLED_NUMBER, *NUMBER_MARKS))
 
 
 def numbers_in(low: str, spelled: Iterable[float] = (), *, claim: bool = False,
-               months: bool = False) -> frozenset[float]:
+               months: bool | None = None) -> frozenset[float]:
     """The quantities in digits of a prepared text, plus its spelled-out ones (read from its words); a
     `claim`'s full dates are each one number instead of their pieces (`_dates`: "2024-03-15" and "March
     15, 2024" are 20240315).
@@ -177,7 +177,11 @@ def numbers_in(low: str, spelled: Iterable[float] = (), *, claim: bool = False,
     keeps the pieces, so "in 2024" and "on the 15th" are still found in it; its dates are read apart
     (`dates_in`), only for a claim that states one: reading them for every passage cost a tenth of the
     time scoring takes. A claim's day of a month with no year ("each July 1", `months`: its terms name a
-    month) is one number too, `MONTH_DAY` + month x 100 + day, so "July 1" is not stated by "April 1"."""
+    month) is one number too, `MONTH_DAY` + month x 100 + day, so "July 1" is not stated by "April 1".
+    The date search runs for a claim with a year and a month's name among its terms (`months`; None: looked
+    for in `low`), a hyphen, a slash or a year after a period: a price of 1,250 or a count of 1968 is spared
+    it. Looked for as substrings in every claim, the months of seven languages took a claim with a year 7 us
+    where the English ones took 3 (and "email" and "junior" held some)."""
     found = set(spelled)
     if _LEADING_DOT.search(low) is not None:
         low = _LEADING_DOT.sub("0.", low)
@@ -188,7 +192,9 @@ def numbers_in(low: str, spelled: Iterable[float] = (), *, claim: bool = False,
     if "$" in low or "€" in low or "£" in low or "¥" in low:
         low = _MONEY_SCALE.sub(_money_scaled, low)
     _read_digits(low, found)
-    dated = claim and not found.isdisjoint(_YEARS) and _MAY_DATE.search(low) is not None
+    dated = claim and not found.isdisjoint(_YEARS) and (
+        "-" in low or "/" in low or _DOTTED_YEAR.search(low) is not None
+        or (months if months is not None else _NAMES_A_MONTH.search(low) is not None))
     if not dated and not (claim and months):
         return frozenset(found) if found else NO_NUMBERS  # no year, no date: the date search is not run
     dates = [date for date in _dates(low, found) if len(date[2]) == 1] if dated else []  # not "03/04/2024"
@@ -366,12 +372,8 @@ languages write the day first: only an English name is read before its day ("Mar
 probe and "mayo 2" a sauce."""
 MONTH_WORDS = frozenset(_MONTHS)
 """The names of months (and their short forms) a day of one is read after or before."""
-_MAY_DATE = deferred(r"[-/]|[0-9]\.[ \u00a0]?[12][0-9]{3}|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
-                     + "|".join(sorted(name for name in _MONTHS if name[:3] not in _ENGLISH_MONTHS)))
-"""What a text with a date has beside its year: a claim with a year and none of them (a price of 1,250, a
-count of 1968) is spared the date search. A year after a digit and a period may end a date
-("15.03.2024"). Other languages' months by their whole names: by their first three letters, "out",
-"set" and "gen" had sent most English claims with a year to the date search."""
+_DOTTED_YEAR = deferred(r"[0-9]\.[ \u00a0]?[12][0-9]{3}")
+"""A year after a digit and a period, which may end a date ("15.03.2024")."""
 _MONTH_BACKWARDS = "(" + "|".join(month[::-1] for month in _MONTHS) + ")(?![a-z])"
 _ENGLISH_BACKWARDS = "(" + "|".join(month[::-1] for month in _ENGLISH_MONTHS) + ")(?![a-z])"
 _AFTER_YEAR = deferred(r"(?:([-/])([0-9]{1,2})\1([0-9]{1,2})(?![0-9])|(?![0-9]|[.,][0-9]))")
@@ -457,6 +459,7 @@ def names_a_version(low: str, at: int) -> bool:
 
 
 _MONTH_NAMES = "|".join(_MONTHS)
+_NAMES_A_MONTH = deferred(r"\b(?:" + _MONTH_NAMES + r")\b")
 _DAY_BEFORE = r"[0-9](?:st|nd|rd|th|er|\.?º|°|\.)?[\s-]+(?:(?:of|de)\s+)?"
 _MONTH_NAMED = {number: re.compile(
     _DAY_BEFORE + r"(?:" + "|".join(name for name, value in _MONTHS.items() if value == number) + r")\b"
