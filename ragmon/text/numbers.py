@@ -460,19 +460,20 @@ def names_a_version(low: str, at: int) -> bool:
 
 _MONTH_NAMES = "|".join(_MONTHS)
 _NAMES_A_MONTH = deferred(r"\b(?:" + _MONTH_NAMES + r")\b")
-_DAY_BEFORE = r"[0-9](?:st|nd|rd|th|er|\.?º|°|\.)?[\s-]+(?:(?:of|de)\s+)?"
+_DAY_BEFORE = r"[0-9](?:st|nd|rd|th|er|\.?º|°)?[\s/.–-]+(?:(?:of|de)\s+)?"
 _MONTH_NAMED = {number: re.compile(
     _DAY_BEFORE + r"(?:" + "|".join(name for name, value in _MONTHS.items() if value == number) + r")\b"
     r"|\b(?:" + "|".join(name for name, value in _ENGLISH_MONTHS.items() if value == number)
-    + r")\.?[\s,-]*[0-9]") for number in range(1, 13)}
+    + r")\.?[\s,/–-]*(?:the\s+)?[0-9]") for number in range(1, 13)}
 """A month's name as `loosely_dated` finds it: beside a day, after it ("15 March", "du 1er au 15 mars",
-"15 de mayo", "15. Mai", "1er-mars") or, an English one, before it ("March 15", "Mar-15", "Jan 8,2024").
+"15 de mayo", "15. Mai", "1er-mars", "15/Mar/2024", "15.März") or, an English one, before it ("March 15",
+"Mar-15", "Jan 8,2024", "March the 15th").
 Found anywhere, "The Mars 2 probe launched in 1971." stated a made-up "March 2, 1971", and "customers may
 return 3 items" in 2024 a made-up "May 3, 2024"."""
 _MONTH_DAY = deferred(
     r"\b(?:(" + "|".join(_ENGLISH_MONTHS) + r")\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?"
     r"|([0-9]{1,2})(?:st|nd|rd|th|er|\.?º|(?<=\b1)°)?\.?\s+"
-    r"(?:(?:of|de)\s+)?(" + _MONTH_NAMES + r"))\b(?![.,]?[0-9]|,?\s*(?:del?\s+)?[0-9]{4})")
+    r"(?:(?:of|de)\s+)?(" + _MONTH_NAMES + r"))\b(?![.,]?[0-9]|[.,]?\s*(?:del?\s+)?[0-9]{4})")
 """A day of a month with no year of its own ("March 15", "15th of March", "15. März", "1er mars", "15 de
 abril"; not "March 15, 2024" nor "15 de abril de 2024")."""
 

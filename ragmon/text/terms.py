@@ -631,7 +631,7 @@ def read_profile(text: str) -> TextProfile:
     # The unit pattern run on every claim with a number cost 1.5% of the scoring time: a set test spares most.
     unit = not terms.isdisjoint(_UNIT_TERMS) or units.signed(low)
     measured = units.units(low, number_words(terms)) if unit else NO_UNITS
-    months = not terms.isdisjoint(_MONTH_TERMS) or "may " in low
+    months = not terms.isdisjoint(_MONTH_TERMS) or "may" in low  # a function word: "15 May, 2024"
     if not words_of_numbers:
         return TextProfile(terms, numbers_in(low, claim=True, months=months), named, measured)
     spelled = spelled_numbers(spaced, terms & NUMBER_MARKS.keys())

@@ -248,6 +248,15 @@ def test_a_month_named_in_another_language_makes_a_date(written: str) -> None:
     ("La tarifa se aplica el 15 de mayo.", "La tarifa se aplica los días 15 y 16 de mayo.", True),
     ("The policy took effect on May 3, 2024.",
      "The policy took effect in 2024; customers may return 3 items per order.", False),
+    # "May", a function word, is found in the claim's text, not its terms: after it a comma or a no-break
+    # space had skipped the date search, and "15 May, 2024" passed against "15 June 2024".
+    ("The fee changed on 15 May, 2024.", "The fee changed on 15 June 2024.", False),
+    ("The fee changed on May\xa015, 2024.", "The fee changed on June 15, 2024.", False),
+    # Loose forms a page writes: slashes, en dashes, a period with no space, "the" before the day.
+    ("The fee changed on March 15, 2024.", "The fee changed on 15/Mar/2024.", True),
+    ("The fee changed on March 15, 2024.", "The fee changed on 15–Mar–2024.", True),
+    ("The fee changed on March 15, 2024.", "The fee changed on 15.März 2024.", True),
+    ("The fee changed on March 15, 2024.", "The fee changed on March the 15th, 2024.", True),
 ])
 def test_a_date_by_a_months_name_in_another_language_is_held_to_that_date(
         claim: str, context: str, stated: bool) -> None:
