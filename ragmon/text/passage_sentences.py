@@ -571,10 +571,10 @@ def _given_otherwise(sentence: Sentence, term: str, negated: bool, conditions: f
 
 
 _NOW = frozenset(("longer", "currently"))
-_TIMES = frozenset(("will", "was", "yet", "from", "starting", "until", "before", "after"))
+_TIMES = frozenset(("will", "was", "yet", "from", "starting", "until", "before", "after", "within"))
 """"No longer" and "currently" set a time against a side that states one ("was available until 2023", "will
-be available soon"), not against a verdict stated plainly or under a condition that is no time, which they
-deny: "The Classic plan is no longer available." turns "The Classic plan is available.", "The fee is not
-currently waived." "The fee is waived.", "Dark mode is not currently available on the desktop app." "Dark
-mode is only available on the desktop app.", and the other way round; held to a side with no condition at
-all, the last passed."""
+be available soon", "available within 30 days of purchase"), not against a verdict stated plainly or under
+a condition that is no time, which they deny: "The Classic plan is no longer available." turns "The Classic
+plan is available.", "The fee is not currently waived." "The fee is waived.", "Dark mode is not currently
+available on the desktop app." "Dark mode is only available on the desktop app.", and the other way round;
+held to a side with no condition at all, the last passed."""

@@ -100,6 +100,9 @@ def test_no_longer_against_a_time_of_its_own_turns_nothing() -> None:
     # "Currently" is such a time too: what is not available now may be from a date the page names.
     assert judged("The app is not currently available in Canada.",
                   "The app will be available in Canada soon.") == [(True, None)]
+    # A window is such a time: past it, refunds are no longer available.
+    assert judged("Refunds are no longer available.",
+                  "Refunds are available within 30 days of purchase.") == [(True, None)]
 
 
 @pytest.mark.parametrize(("claim", "page"), [
@@ -108,7 +111,7 @@ def test_no_longer_against_a_time_of_its_own_turns_nothing() -> None:
     ("The setup fee is currently waived.", "The setup fee is no longer waived."),
     ("Dark mode is only available on the desktop app.",
      "Dark mode is not currently available on the desktop app."),
-    ("Returns are not currently accepted.", "Returns are accepted within 30 days."),
+    ("Express shipping is not currently available.", "Express shipping is available for orders over $50."),
 ])
 def test_now_against_no_time_is_turned(claim: str, page: str) -> None:
     [(supported, reason)] = judged(claim, page)
