@@ -415,6 +415,7 @@ def test_chinese_and_japanese_refusals_score_abstention_1(answer: str) -> None:
     "私たちはチャットではお答えできません。",  # we (the company) do not answer by chat
     "私書箱への配送は確認できません。",  # delivery to a PO box cannot be confirmed ("私" in a word)
     "私立学校の割引は判断できません。",  # a private school's discount cannot be judged
+    "公私ともに、電話ではお答えできません。",  # neither for work nor private matters: no answers by phone
 ])
 def test_chinese_statements_near_a_refusal_word_stay_claims(sentence: str) -> None:
     assert not is_abstention(sentence)
