@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 36
+SCORING_RULES = 37
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -118,9 +118,16 @@ alarms and 2 misses; now 42 for 3 and none, and 35 sentences split as people wou
 before a capital only after a word a date follows ("Set the volume to 10. 2. Press play." is a step), a
 two-digit year only ending its date, the date read only with spaces throughout ("4.8. 2024 was its best year"
 is a decimal and a year), no thousands before a price per unit ("1.850 euros per litre"), "EUR 2.500" as
-"€ 2.500", and "plus ... qu'" up to four words apart no negation"""
+"€ 2.500", and "plus ... qu'" up to four words apart no negation; 37 the first that reads months named in
+German, Dutch, French, Spanish, Italian and Portuguese as dates ("15. März 2024", "15 de octubre de 2024",
+"1er mars", "1° maggio") and only English ones before their day ("March 15": "Mars 2" is a probe), a
+claim's count per a period of one word ("2 tablets daily"), a verdict negated with "never", "no longer" or
+"currently" as turned by the page's sentence stating it plainly, and a page's "no longer" as turning a
+plain claim, megawatt- and gigawatt-hours as units, Japanese "私" before a particle as one refusing, the
+ordinal indicators ("1.º", "2.ª") as no terms, and names the claim's count, not a header's number, in a
+table cell's reason"""
 
-PER_EXAMPLE_RULES = 36
+PER_EXAMPLE_RULES = 37
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
@@ -130,12 +137,13 @@ verdicts, 19 which sentences naming retrieved ids are claims and so which answer
 abstain, 21 which sentences are claims, 22 which answers abstain and citation_accuracy, 23 and 24 which
 sentences are claims and which answers abstain, 25 some verdicts, 26 to 28 and 31 which sentences are
 claims, 29, 30 and 32 some verdicts and which sentences are claims, 33 some verdicts, 34 which sentences are
-claims and some verdicts, 35 some verdicts, 36 which sentences are claims and some verdicts (rules 2 and 3
-had moved only aggregates' intervals). A baseline or a capture scored with rules from this one to
-`SCORING_RULES` differs from this run in no drop, gain or captured figure, so nothing is said of them;
-warning of each interval's change had warned of every baseline an upgrade met. Set it to the new
-`SCORING_RULES` with any change that moves a per-example figure (tests/test_rules.py scores the corpus with
-the commit that set `SCORING_RULES` to this value and fails on such a change until it is raised)."""
+claims and some verdicts, 35 some verdicts, 36 which sentences are claims and some verdicts, 37 some verdicts,
+which sentences are claims and which answers abstain, and answer_relevance (rules 2 and 3 had moved only
+aggregates' intervals). A baseline or a capture scored with rules from this one to `SCORING_RULES` differs
+from this run in no drop, gain or captured figure, so nothing is said of them; warning of each interval's
+change had warned of every baseline an upgrade met. Set it to the new `SCORING_RULES` with any change that
+moves a per-example figure (tests/test_rules.py scores the corpus with the commit that set `SCORING_RULES`
+to this value and fails on such a change until it is raised)."""
 
 
 def scores_examples_alike(rules: int | None) -> bool:
