@@ -754,8 +754,8 @@ def _same_beginning(claim: str, other: str) -> bool:
 def _nearer(copy: str, claim: str, other: str) -> bool:
     """Whether a copy of both claims as `_normalised` reads them is of `claim` alone as written."""
     whole = _quotes(copy, claim, split_end=False, read=_as_written)
-    return ((whole or _quotes(copy, claim, read=_as_written))
-            and not _quotes(copy, other, split_end=not whole, read=_as_written))
+    return _quotes(copy, claim, read=_as_written) and not _quotes(copy, other, split_end=not whole,
+                                                                  read=_as_written)
 
 
 QUIET_BLOCKS = frozenset({"thinking", "redacted_thinking"})
