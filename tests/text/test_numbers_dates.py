@@ -248,6 +248,16 @@ def test_a_month_named_in_another_language_makes_a_date(written: str) -> None:
     ("La tarifa se aplica el 15 de mayo.", "La tarifa se aplica los días 15 y 16 de mayo.", True),
     ("The policy took effect on May 3, 2024.",
      "The policy took effect in 2024; customers may return 3 items per order.", False),
+    # Nor is a count before a name that is an English word going on into one: "3 may be returned", "2 Mars
+    # rovers" and "3 mayo flavours" beside a year had stated 3 May, 2 March and 3 May of it.
+    ("Orders may be returned on May 3, 2024.", "In 2024, orders of 3 may be returned.", False),
+    ("NASA operated Mars rovers on March 2, 2024.", "In 2024 NASA operated 2 Mars rovers.", False),
+    ("The shop sold flavours on May 3, 2024.", "In 2024 the shop sold 3 mayo flavours.", False),
+    # A day before such a name going on into a word that follows dates is that day.
+    ("We opened on May 3, 2024.", "On 3 May we opened; it was 2024.", True),
+    ("La boutique ouvre le 2 mars 2024.", "Le 2 mars prochain, en 2024, la boutique ouvre.", True),
+    ("The shop opened on May 3, 2024.", "In 2024 the shop opened on 3 May and closed in June.", True),
+    ("Up to 3 may be returned per order.", "Up to 3 items may be returned per order.", True),
     # "May", a function word, is found in the claim's text, not its terms: after it a comma or a no-break
     # space had skipped the date search, and "15 May, 2024" passed against "15 June 2024".
     ("The fee changed on 15 May, 2024.", "The fee changed on 15 June 2024.", False),
