@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ragmon.text.claims import sentence_spans, soft_wraps
-from ragmon.text.numbers import digits_of
+from ragmon.text.numbers import MONTH_WORDS, digits_of
 from ragmon.text.terms import TERMS, TextProfile, prepare, read_profile, read_terms, separated, wordset
 from ragmon.text.units import written
 
@@ -456,6 +456,8 @@ def stance(text: str) -> Stance:
     conditions = _CONDITIONS.intersection(words)
     if "used to be" in low:  # "The Classic plan used to be available": a past, as "was" is
         conditions |= _PAST
+    if "from" in conditions and _FROM_A_TIME.search(low):
+        conditions |= _STARTING
     return Stance(found, conditions, not _EXCEPTIONS.isdisjoint(words) or "other than" in low)
 
 
@@ -565,16 +567,24 @@ def _given_otherwise(sentence: Sentence, term: str, negated: bool, conditions: f
     if given is None or given[0] is not (not negated) or (negated and own.excepting):
         return None
     narrower, wider = (conditions, own.conditions) if negated else (own.conditions, conditions)
-    if wider.isdisjoint(_TIMES):
+    if wider.difference(narrower).isdisjoint(_TIMES):
         narrower = narrower.difference(_NOW)
     return given[1] if narrower <= wider else None
 
 
 _NOW = frozenset(("longer", "currently"))
-_TIMES = frozenset(("will", "was", "yet", "from", "starting", "until", "before", "after", "within"))
-""""No longer" and "currently" set a time against a side that states one ("was available until 2023", "will
-be available soon", "available within 30 days of purchase"), not against a verdict stated plainly or under
-a condition that is no time, which they deny: "The Classic plan is no longer available." turns "The Classic
-plan is available.", "The fee is not currently waived." "The fee is waived.", "Dark mode is not currently
-available on the desktop app." "Dark mode is only available on the desktop app.", and the other way round;
-held to a side with no condition at all, the last passed."""
+_TIMES = frozenset(("will", "was", "yet", "starting", "until", "before", "after", "within"))
+""""No longer" and "currently" set a time against a side that states one the other lacks ("was available
+until 2023", "will be available soon", "available within 30 days of purchase", "from March"), not against
+a verdict stated plainly, under a condition that is no time, or under the same time, which they deny: "The
+Classic plan is no longer available." turns "The Classic plan is available.", "The fee is not currently
+waived." "The fee is waived.", "Dark mode is not currently available on the desktop app." "Dark mode is
+only available on the desktop app.", "... no longer available from March." "... available from March.", and
+the other way round; held to a side with no condition at all, "only available on the desktop app" passed,
+and held to any time on the other side, "available from March" and "available from our resellers" did."""
+_STARTING = frozenset(("starting",))
+_FROM_A_TIME = re.compile(
+    r"\bfrom\s+(?:[0-9]|now\b|today\b|tomorrow\b|next\b|then\b|(?:the\s+)?(?:start|end|beginning|first|1st)\b"
+    r"|(?:" + "|".join(sorted(MONTH_WORDS)) + r")\b)")
+"""A "from" that opens a time ("from March", "from 1 May", "from next week", "from the start of 2025"),
+which is a start as "starting" is; "from our resellers" and "from the app" are none."""

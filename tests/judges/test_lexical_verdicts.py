@@ -103,6 +103,9 @@ def test_no_longer_against_a_time_of_its_own_turns_nothing() -> None:
     # A window is such a time: past it, refunds are no longer available.
     assert judged("Refunds are no longer available.",
                   "Refunds are available within 30 days of purchase.") == [(True, None)]
+    # A "from" opening a time is one: what is no longer available now may be again from a date.
+    assert judged("The Classic plan is not currently available.",
+                  "The Classic plan is available from the start of 2027.") == [(True, None)]
 
 
 @pytest.mark.parametrize(("claim", "page"), [
@@ -112,6 +115,16 @@ def test_no_longer_against_a_time_of_its_own_turns_nothing() -> None:
     ("Dark mode is only available on the desktop app.",
      "Dark mode is not currently available on the desktop app."),
     ("Express shipping is not currently available.", "Express shipping is available for orders over $50."),
+    # Nor against the same time, nor a "from" that is none: any "from" on the other side had passed them.
+    ("The Classic plan is available from March.", "The Classic plan is no longer available from March."),
+    ("The Classic plan is available from our resellers.",
+     "The Classic plan is no longer available from our resellers."),
+    ("The Classic plan is no longer available from our resellers.",
+     "The Classic plan is available from our resellers."),
+    ("The Classic plan is available from our resellers.",
+     "The Classic plan is currently not available from our resellers."),
+    ("The Classic plan is available after login.", "The Classic plan is no longer available after login."),
+    ("Express shipping is not currently available.", "Express shipping is available from our resellers."),
 ])
 def test_now_against_no_time_is_turned(claim: str, page: str) -> None:
     [(supported, reason)] = judged(claim, page)
