@@ -46,6 +46,7 @@ from ragmon.text.claims import sentence_spans, soft_wraps
 from ragmon.text.numbers import MONTH_WORDS, digits_of
 from ragmon.text.terms import TERMS, TextProfile, prepare, read_profile, read_terms, separated, wordset
 from ragmon.text.units import written
+from ragmon.text.verdicts import VERDICTS
 
 
 class Sentence:
@@ -314,21 +315,13 @@ _SHARE = 0.5
 fewer is no sentence the claim restates, and another number in it says nothing about the claim's."""
 
 
-_VERDICTS = wordset("""
-    available eligible refundable returnable transferable exchangeable reimbursable compatible waterproof
-    valid free open covered covers included include includes accepted accept accepts allowed allow allows
-    supported supports required require requires permitted guaranteed waived waive waives refunded returned
-    exchanged reimbursed reimburse reimburses cancelled canceled insured
-    """)
-"""The policy verdicts a support page states or denies, and the verbs' forms that state them too ("The
-warranty covers screens", "Commuter passes include guest validations")."""
 _NOUN_FORMS = wordset("cover support refund return exchange permit guarantee cancel insure")
 """Forms of verdicts that are nouns as often ("a phone cover", "phone support", "a full refund"): a verdict
 only after a negation ("doesn't cover screens", "cannot refund")."""
-PREDICATE_TERMS = frozenset(read_terms(" ".join(_VERDICTS | _NOUN_FORMS))[0])
+PREDICATE_TERMS = frozenset(read_terms(" ".join(VERDICTS | _NOUN_FORMS))[0])
 """The terms of the verdicts ("cover", "avail", "refund"): a claim holding none, most, states no verdict
 and is not read for one."""
-_FORMS = _VERDICTS | _NOUN_FORMS
+_FORMS = VERDICTS | _NOUN_FORMS
 _NEGATIONS = wordset("not never cannot")
 """With "n't" and "no longer", what negates a verdict right before it ("cannot be refunded")."""
 _BETWEEN = wordset("be been currently")

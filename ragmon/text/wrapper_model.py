@@ -10,9 +10,10 @@ of a set written after it in six languages (the patterns alone 77).
 Taking a claim for a wrapper hides it from every judge, so the model may only add wrappers, and only where
 one is plausible: a sentence of fewer than `MOST_WORDS` words that addresses the user (a pronoun of either
 person, "please", "!" or "?"), holds nothing a claim rides on (a digit, a colon or dash, a contrast, a
-reason, a restriction, a reminder, news, a clause about a party) and opens the answer or is one of its last
-two (`claims._is_claim`); and the model must give it `THRESHOLD`. Deterministic: fixed integer weights,
-shipped in `wrapper_weights.json`. README "The lexical judge" has each version's figures.
+reason, a restriction, a reminder, news, a clause about a party, a verdict said of a subject) and opens
+the answer or is one of its last two (`claims._is_claim`); and the model must give it `THRESHOLD`.
+Deterministic: fixed integer weights, shipped in `wrapper_weights.json`. README "The lexical judge" has
+each version's figures.
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ from collections.abc import Collection, Set
 from pathlib import Path
 
 from ragmon.text.abstention import takes_for_granted
+from ragmon.text.deferred import deferred
 from ragmon.text.european_courtesy import NO_CLAIM_AROUND
 from ragmon.text.terms import normalise, separated
+from ragmon.text.verdicts import VERDICTS
 
 WEIGHTS = Path(__file__).with_name("wrapper_weights.json")
 
@@ -156,7 +159,7 @@ def reads_as_wrapper(sentence: str) -> bool:
     pieces = _with_elisions(tokens) if "'" in low else tokens
     if mark is None and not _addresses(low, pieces):
         return False
-    if _goes_on(tokens, pieces):
+    if _goes_on(tokens, pieces) or _states_a_verdict(low):
         return False
     text = low.strip(_EDGES)
     if text.isascii():  # no digit (it ended above): the table's words are the pattern's, but for apostrophes
@@ -166,6 +169,22 @@ def reads_as_wrapper(sentence: str) -> bool:
         words, digits = _WORD.findall(text), any(map(str.isdigit, text))
     return (_probability(_features(text, words, digits)) >= THRESHOLD
             and NO_CLAIM_AROUND.search(low) is None and not takes_for_granted(low))
+
+
+_STATES_A_VERDICT = deferred(
+    r"(?:\b(?:is|are|was|were|be|been)|'s)\s+(?:(?:not|also|now|always|still|completely|fully|totally"
+    r"|entirely|absolutely|all)\s+)?(?:" + "|".join(sorted(VERDICTS)) + r")\b")
+_ASKS_WHETHER = deferred(r"\b(?:whether|if)\b")
+
+
+def _states_a_verdict(low: str) -> bool:
+    """Whether the sentence says a verdict of a subject ("Shipping is free!", "It's covered!", "Returns are
+    not accepted!"), not asked after one ("... can tell you whether e-books are available."): an
+    exclamation opening an answer addresses the user, and the model, sure of "free!" from "Feel free to
+    ask!", had taken the first for talk to the user, a claim no judge then checked. "Feel free to ask!"
+    has no copula before its "free"."""
+    verdict = _STATES_A_VERDICT.search(low)
+    return verdict is not None and _ASKS_WHETHER.search(low, 0, verdict.start()) is None
 
 
 def _goes_on(tokens: list[str], pieces: Collection[str]) -> bool:

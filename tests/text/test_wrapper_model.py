@@ -41,6 +41,23 @@ def test_a_courtesy_carrying_a_fact_stays_a_claim_however_sure_the_model_is(clai
     assert [c.text for c in split_claims(claim)] == [claim]
 
 
+@pytest.mark.parametrize("claim", ["Shipping is free!", "It's covered!"])
+def test_a_verdict_said_of_a_subject_is_a_claim_however_sure_the_model_is(claim: str) -> None:
+    # Opening an answer, "Shipping is free!" was talk to the user, checked by no judge, wherever its page
+    # said shipping costs $5. "Feel free to ask!" says "free" of no subject and stays the model's.
+    assert wrapper_probability(claim) >= THRESHOLD
+    assert [c.text for c in split_claims(f"{claim} Orders arrive in 3 days.")] == [
+        claim, "Orders arrive in 3 days."]
+    assert [c.text for c in split_claims("Feel free to ask! Orders arrive in 3 days.")] == [
+        "Orders arrive in 3 days."]
+
+
+def test_a_verdict_asked_after_leaves_a_pointer_the_models() -> None:
+    # "whether e-books are available" says no verdict: the pointer closing the answer is talk to the user.
+    pointer = "Your local branch should be able to tell you whether e-books are available."
+    assert [c.text for c in split_claims(f"Loans last 3 weeks. {pointer}")] == ["Loans last 3 weeks."]
+
+
 def test_a_sentence_not_addressing_the_user_is_never_the_models() -> None:
     # No word for the user or the assistant, no "!" or "?": the model may not take it, however sure it is
     # (the phrases may: "Enjoy the concert!" is theirs).
