@@ -556,6 +556,7 @@ _FILLER_PHRASE = (
     r"yes|yeah|yep|yup|sure(?: thing)?|ok|okay|alright|all right|certainly|absolutely|of course|definitely|"
     r"got it|understood|no problem",
     r"(?:that's |that is |what )?(?:a )?(?:great|good|excellent|interesting) question",
+    r"(?:some |the )?(?:great|good|excellent|exciting|happy) news",
     r"(?:hi|hello|hey)(?: there)?|you're welcome|you are welcome|have a (?:great|nice|good|safe|wonderful) "
     r"(?:day|trip|flight|stay|weekend|visit|time|holiday|vacation)",
     r"(?:thanks|thank you)(?: so much| very much)?(?: for (?:asking|reaching out|your (?:question|message|"
