@@ -556,7 +556,12 @@ _FILLER_PHRASE = (
     r"yes|yeah|yep|yup|sure(?: thing)?|ok|okay|alright|all right|certainly|absolutely|of course|definitely|"
     r"got it|understood|no problem",
     r"(?:that's |that is |what )?(?:a )?(?:great|good|excellent|interesting) question",
-    r"(?:some |the )?(?:great|good|excellent|exciting|happy) news",
+    r"(?:some |the )?(?:great|good|excellent|exciting|happy|wonderful|fantastic|amazing) news|"
+    r"(?:good|great|nice) to (?:know|hear)",
+    r"in short|in summary|in a word|to sum up|(?:the )?short answer(?: is)?|the answer is|unfortunately|"
+    r"sadly|no|nope|not|not really|not quite",
+    r"here(?:'s| is) (?:the answer|the short version|what you (?:need|want|should) to know|"
+    r"an? (?:quick |short |brief )?(?:summary|overview|rundown))",
     r"(?:hi|hello|hey)(?: there)?|you're welcome|you are welcome|have a (?:great|nice|good|safe|wonderful) "
     r"(?:day|trip|flight|stay|weekend|visit|time|holiday|vacation)",
     r"(?:thanks|thank you)(?: so much| very much)?(?: for (?:asking|reaching out|your (?:question|message|"
@@ -570,7 +575,8 @@ _FILLER_PHRASE = (
     r"job|role|home|engagement|graduation))?|(?:and )?i hope everything goes (?:smoothly|well)|"
     r"enjoy your (?:stay|trip|flight|visit|holiday|vacation)|"
     r"possibly|maybe|perhaps|yes to both",
-    r"(?:(?:i'm|i am|i'd be|i would be|always) )?(?:happy|glad) to help(?: with anything else)?|"
+    r"(?:(?:i'm|i am|i'd be|i would be|always) )?(?:happy|glad) to (?:help|assist|explain|clarify)"
+    r"(?: with anything else)?|"
     r"glad i could help",
     r"(?:please )?(?:let me know " + _MORE + r"|(?:feel free|(?:don't|do not) hesitate) to "
     r"(?:ask|reach out|contact us)(?: " + _MORE + r")?)",

@@ -825,7 +825,6 @@ CHATTY_ANSWERS_2 = {
      "or in the app."),
     ("en-g4", "read as a claim",
      "Sorry to hear your bike was stolen — here's the process Harbour asks you to follow."),
-    ("en-g7", "read as a claim", "Sure — here's the short version."),
     ("en-g8", "false alarm", "Happy to help — and yes, you can renew online."),
     ("en-g8", "false alarm",
      "If something does come back late, it's 20p per item per day, with a cap of £5 per item."),
