@@ -552,6 +552,11 @@ _SUPPORT = r"(?:contact|reach out to) (?:us|support|our support team|customer su
 _SEE_DOCS = r"(?:please )?(?:refer to|see|check|consult) (?:the|our) (?:official |full )?" \
             r"(?:documentation|docs)"
 _FOR_MORE = r"for (?:more|further|additional) (?:details|information|info)"
+_THE_DOCUMENTS = (r"(?:the )?(?:(?:provided|given|retrieved|available|supplied|attached|shared) )?"
+                  r"(?:documents?|context|sources?|information|excerpts?|materials?|passages?)"
+                  r"(?: (?:provided|given|supplied|(?:you|that you) (?:shared|provided)))?")
+"""What the answerer was given to read, named as a whole ("the provided documents", "the context given"):
+an answer saying it rests on them says nothing a page holds."""
 _FILLER_PHRASE = (
     r"yes|yeah|yep|yup|sure(?: thing)?|ok|okay|alright|all right|certainly|absolutely|of course|definitely|"
     r"got it|understood|no problem",
@@ -562,6 +567,11 @@ _FILLER_PHRASE = (
     r"sadly|no|nope|not|not really|not quite",
     r"here(?:'s| is) (?:the answer|the short version|what you (?:need|want|should) to know|"
     r"an? (?:quick |short |brief )?(?:summary|overview|rundown))",
+    r"(?:please )?note|(?:all of )?(?:this|the above|this (?:answer|response|information|summary)) (?:is )?"
+    r"(?:based on|drawn from|taken from|according to|comes from|from) " + _THE_DOCUMENTS + "|"
+    r"(?:based on|according to|drawn from) " + _THE_DOCUMENTS,
+    r"(?:this|it) (?:is not|isn't|does not constitute|doesn't constitute) (?:legal|medical|financial|tax|"
+    r"professional) advice",
     r"(?:hi|hello|hey)(?: there)?|you're welcome|you are welcome|have a (?:great|nice|good|safe|wonderful) "
     r"(?:day|trip|flight|stay|weekend|visit|time|holiday|vacation)",
     r"(?:thanks|thank you)(?: so much| very much)?(?: for (?:asking|reaching out|your (?:question|message|"

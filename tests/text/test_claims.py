@@ -452,6 +452,9 @@ def test_a_letter_alone_before_a_period_ends_a_sentence_after_a_number_or_before
     "Great news!", "Good news.", "Some good news!", "Wonderful news!", "Good to know!", "Happy to explain.",
     "In short, yes.", "The short answer is no.", "Short answer: no.", "Unfortunately not.", "Sadly, no.",
     "Here's the answer.", "Here's a quick summary.", "Here is what you need to know.",
+    # What the answer rests on, named as a whole, and a disclaimer.
+    "*Note: This is based on the provided documents.*", "This answer is based on the provided context.",
+    "Based on the documents provided.", "This is not legal advice.",
 ])
 def test_filler_is_not_a_claim(sentence: str) -> None:
     assert split_claims(sentence) == ()
@@ -468,6 +471,8 @@ def test_filler_is_not_a_claim(sentence: str) -> None:
     "Short answers are preferred in the exam.",
     "The answer is in section 4.",
     "Not all items can be returned.",
+    "Based on the documents, refunds take 5 days.",
+    "Note: refunds take 5 days.",
     "Thanks to the new policy, refunds take 30 days.",
     "Happy customers get a 10% discount.",
     "The plan costs €5 👍",
