@@ -43,12 +43,20 @@ _PROVIDER_CALLS = _TEXT_CALLS | _OBJECT_CALLS
 def follows(span: Span) -> bool:
     """Whether the span is an AI SDK provider call: the spans around it (the whole call, a tool's) hold no
     model input or output of their own, but the last step's text again."""
-    return span.attributes.get(OPERATION_ID) in _PROVIDER_CALLS
+    return _operation(span) in _PROVIDER_CALLS
 
 
 def object_call(span: Span) -> bool:
     """Whether the span is a provider call of `generateObject` or `streamObject`."""
-    return span.attributes.get(OPERATION_ID) in _OBJECT_CALLS
+    return _operation(span) in _OBJECT_CALLS
+
+
+def _operation(span: Span) -> str | None:
+    """The span's `ai.operationId`, if a string: OTLP allows an array or a map on any key, and looked up in
+    a set as it came, an array of an unrelated instrumentation's raised TypeError on every span of its
+    trace, which was then lost as an error of ragmon's."""
+    operation = span.attributes.get(OPERATION_ID)
+    return operation if isinstance(operation, str) else None
 
 
 def role(span: Span) -> Role | None:

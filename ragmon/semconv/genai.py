@@ -269,7 +269,8 @@ def _tool_responses(message: Any) -> bool:
         parts = message.get("content")
         parts = maybe_json(parts) if isinstance(parts, str) else parts
     return (isinstance(parts, list) and bool(parts)
-            and all(isinstance(part, Mapping) and part.get("type") in _TOOL_RESPONSES for part in parts))
+            and all(isinstance(part, Mapping) and isinstance(kind := part.get("type"), str)
+                    and kind in _TOOL_RESPONSES for part in parts))
 
 
 def _attribute_or_event(span: Span, attribute: str, event_name: str) -> Any:

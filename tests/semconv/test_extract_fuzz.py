@@ -66,12 +66,14 @@ NAMED = {
     | VALUES,
     "traceloop.span.kind": st.sampled_from(["workflow", "agent", "task"]) | VALUES,
     "llm.request.type": st.just("chat") | VALUES,
+    "ai.operationId": st.sampled_from(["ai.generateText.doGenerate", "ai.streamObject.doStream"]) | VALUES,
     **{name: ATTRIBUTE_VALUES for name in (
         "input.value", "output.value", "reranker.query", "gen_ai.retrieval.documents",
         "gen_ai.retrieval.query.text", "gen_ai.input.messages", "gen_ai.output.messages",
         "traceloop.entity.input", "traceloop.entity.output",
         "ragmon.question", "ragmon.answer", "ragmon.contexts", "ragmon.citations", "ragmon.relevant_ids",
-        "ragmon.ground_truth", "ragmon.pipeline")},
+        "ragmon.ground_truth", "ragmon.pipeline", "ai.prompt.messages", "ai.response.text",
+        "ai.response.object", "ai.response.toolCalls")},
 }
 
 
@@ -145,6 +147,12 @@ RETRIEVER = {"openinference.span.kind": "RETRIEVER"}
 @example(trace=_trace(**{"openinference.span.kind": "LLM", "output.value": "{" * 3000}))
 @example(trace=_trace(**{"ragmon.contexts": '[{"text": "t", "score": 1%s}]' % ("0" * 400)}))  # float(int)
 @example(trace=_trace(**RETRIEVER, **{"retrieval.documents.0.document.metadata": "-" * 20_000 + "1"}))
+# Values looked up in a set as they came: a TypeError, and the trace lost as an error of ragmon's.
+@example(trace=_trace(**{"ragmon.question": "q", "ragmon.contexts": '[{"id": "d", "text": "t"}]',
+                         "ragmon.answer": "t", "ai.operationId": ["ai.generateText.doGenerate"]}))
+@example(trace=_trace(**{"gen_ai.operation.name": "chat", "gen_ai.input.messages": json.dumps(
+    [{"role": "user", "parts": [{"type": ["text"], "content": "hi"}]}]), "gen_ai.output.messages": json.dumps(
+    [{"role": "assistant", "parts": [{"type": "text", "content": "2 years."}]}])}))
 def test_any_attribute_values_give_an_example_none_or_a_named_error(trace: Trace) -> None:
     event(extract_or_named_error(trace))
 
