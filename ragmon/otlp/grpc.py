@@ -212,15 +212,20 @@ class _TraceService:
             self._refusals.cut_off(grpc.StatusCode.DEADLINE_EXCEEDED.name, **_sender(context, metadata),
                                    detail=detail)
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, detail)
+        if message is _MORE:
+            await self._refuse(context, metadata, Refused(
+                "decode_error", "more than one request message in one Export call: Export is unary, one "
+                                "ExportTraceServiceRequest a call"))
         if not isinstance(message, bytes):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "no request message")
+            await self._refuse(context, metadata, Refused("decode_error", "no request message"))
         assert isinstance(message, bytes)  # the aborts raised otherwise
         return message
 
     async def _read_in_slot(self, context: grpc.aio.ServicerContext) -> object:
-        """The message, or `_YIELDED` (given up for a waiting call) or `_LATE` (past `BODY_SECONDS`): the
-        slot is let go before the refusal is sent, so the call waiting gets it at once."""
-        reading = asyncio.ensure_future(context.read())
+        """The message (`_one_message`), or `_YIELDED` (given up for a waiting call) or `_LATE` (past
+        `BODY_SECONDS`): the slot is let go before the refusal is sent, so the call waiting gets it at
+        once."""
+        reading = asyncio.ensure_future(_one_message(context))
         deadline = asyncio.get_running_loop().time() + BODY_SECONDS
         try:
             while True:
@@ -308,7 +313,18 @@ class _TraceService:
         await context.abort(grpc.StatusCode.UNIMPLEMENTED, message)
 
 
-_YIELDED, _LATE = object(), object()
+_YIELDED, _LATE, _MORE = object(), object(), object()
+
+
+async def _one_message(context: grpc.aio.ServicerContext) -> object:
+    """The call's message and then the end of its stream, or `_MORE` when another message follows: Export
+    is registered stream-unary so that a call is checked before gRPC reads its message, and a client
+    streaming two messages on it was answered OK for the first alone, the second's spans counted nowhere.
+    A unary client ends the stream with its message, so the second read returns at once."""
+    message = await context.read()
+    if message is grpc.aio.EOF:
+        return message
+    return message if await context.read() is grpc.aio.EOF else _MORE
 
 
 def _retry_later(code: grpc.StatusCode, message: str) -> tuple[tuple[str, bytes], ...]:

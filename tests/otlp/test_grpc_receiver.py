@@ -8,7 +8,7 @@ import gzip
 import json
 import logging
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import grpc
 import pytest
@@ -109,6 +109,31 @@ async def test_bytes_that_are_not_protobuf_are_invalid_argument_and_counted(serv
             await export(b"\x0a\x64\x01")
     assert error.value.code() is grpc.StatusCode.INVALID_ARGUMENT
     assert error.value.details().startswith("not a valid protobuf ExportTraceServiceRequest")
+    assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
+
+
+@pytest.mark.parametrize(("messages", "details"), [
+    (2, "more than one request message in one Export call: Export is unary, one ExportTraceServiceRequest "
+        "a call"),
+    (0, "no request message"),
+])
+async def test_a_call_streaming_other_than_one_message_is_invalid_argument_and_counted(
+        serve, sink, sdk_spans, messages, details):
+    # Answered OK for the first of two messages, the second's spans had been counted nowhere; a call with
+    # none was refused uncounted.
+    target = await serve()
+    request = encode_spans(sdk_spans).SerializeToString()
+
+    async def stream() -> AsyncIterator[bytes]:
+        for _ in range(messages):
+            yield request
+
+    async with grpc.aio.insecure_channel(target) as channel:
+        export = channel.stream_unary(EXPORT, request_serializer=None, response_deserializer=None)
+        with pytest.raises(grpc.aio.AioRpcError) as error:
+            await export(stream(), timeout=10)
+    assert error.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert error.value.details() == details
     assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
 
 
