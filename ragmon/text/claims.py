@@ -29,7 +29,7 @@ from ragmon.text.terms import (
     read_terms,
     wordset,
 )
-from ragmon.text.wrapper_model import reads_as_wrapper, states_after_comma
+from ragmon.text.wrapper_model import reads_as_wrapper, states_after_comma, talks_after_dash
 
 _HEADING = deferred(r"[ \t]*#{1,6}[ \t]")
 _CAPITALISED = "[A-Z0-9À-ÖØ-Þ]"
@@ -1204,6 +1204,13 @@ _MOST_ITEMS = 12
 """The largest whole number a lead-in may state as the count of the items it introduces."""
 
 
+_DASH = re.compile(r" ?— ?| [–-] ")
+"""A dash joining two parts of a sentence as a comma would: "Sorry about the delay — that's frustrating."
+and "Good question — here's what applies to you." are courtesies, read as they are with a comma, when what
+follows the dash is talk to the user (`talks_after_dash`): the dash alone had made each a claim. "I'm sorry
+— refunds take 5 days." stays one."""
+
+
 def _is_claim(sentence: str, edge: bool) -> bool:
     """A lead-in ending in a colon ("Here is what I found:", "**Details:**") introduces claims but asserts
     nothing, unless it states a number other than a count of what follows ("Here are the 3 steps:" is a
@@ -1224,6 +1231,9 @@ def _is_claim(sentence: str, edge: bool) -> bool:
         return False
     if is_filler(sentence, read.terms) or (edge and reads_as_wrapper(sentence)):
         return states_after_comma(sentence)
+    if (("—" in sentence or " – " in sentence or " - " in sentence) and talks_after_dash(
+            _DASH.split(sentence)[-1]) and not _is_claim(_DASH.sub(", ", sentence), edge)):
+        return False
     start = _content_start(sentence, read.terms)
     if not start:
         return True

@@ -239,8 +239,6 @@ EUROPEAN_4 = {
      "Bitte beachten Sie, dass die gesetzlichen Kassen diese Kosten nicht übernehmen."),
     # Wrappers in words no pattern knows: advice, an exclamation before a wish, a lead-in with numbers,
     # a pointer after a colon or with a purpose no pattern reads.
-    ("de-g7", "read as a claim",
-     "Oh je, Zahnschmerzen am Wochenende sind wirklich fies – erst mal gute Besserung!"),
     ("es-i5", "read as a claim",
      "Según la tabla de tarifas, esto es lo que cuesta cada reparación para iPhone 13 y 14:"),
     ("fr-g7", "read as a claim", "Je suis désolé de ne pas avoir de meilleure nouvelle à vous annoncer."),
@@ -667,7 +665,6 @@ CHATTY_ANSWERS = {
     # Wrappers the model gives less than 0.8, or holding what a claim rides on (a dash, "but", a colon),
     # or mid-answer; false alarms of sums worked out from the page ("so you pay 19,92 €"),
     # of paraphrase, and of greetings the labels count as claims ("Ehi, benvenuto!", "E aí, tudo bem?").
-    ("en-g12", "read as a claim", "Oh no, sorry about your ankle — hope it heals quickly!"),
     ("de-g1", "false alarm",
      "Da Ihr monatlicher Geldeingang unter 700 € liegt und Sie älter als 27 sind, fällt eine "
      "Kontoführungsgebühr von 4,90 € pro Monat an."),
@@ -691,7 +688,6 @@ CHATTY_ANSWERS = {
     ("de-i3", "false alarm", "– danach wirst du exmatrikuliert."),
     ("de-i3", "made-up sentence passed",
      "Die Säumnisgebühr kann auf Antrag beim Studierendensekretariat erlassen werden."),
-    ("de-i3", "read as a claim", "Oh nein, kein Stress – lass uns schauen, was du jetzt tun kannst."),
     ("de-r1", "read as a claim",
      "Leider enthalten die mir vorliegenden Richtlinien keine Angaben zu einem Zuschuss für das "
      "Deutschlandticket."),
@@ -708,7 +704,6 @@ CHATTY_ANSWERS = {
     ("en-g14", "false alarm",
      "Technical faults don't count as extraordinary circumstances under the policy, so they don't "
      "rule out compensation."),
-    ("en-g15", "read as a claim", "Oh dear, losing a card is never fun — let's get you sorted."),
     ("en-g17", "false alarm",
      "Up to 2 pets per room are allowed, but each one has to weigh under 25 kg, so your 30 kg dog "
      "wouldn't meet the limit."),
@@ -718,8 +713,6 @@ CHATTY_ANSWERS = {
     ("en-g3", "read as a claim", "Not ready to leave town yet?"),
     ("en-g8", "false alarm",
      "Your deposit should also have been protected with the TDS within 30 days of being paid."),
-    ("en-g8", "read as a claim", "Sorry to hear you're still waiting — that's frustrating."),
-    ("en-g9", "read as a claim", "Ah, seat changes — let me clarify how those work."),
     ("en-i11", "false alarm",
      "There are no fines on ordinary loans — fines only kick in if you keep an item someone else has "
      "requested, at £1 per day."),
@@ -733,7 +726,6 @@ CHATTY_ANSWERS = {
     ("en-i7", "false alarm",
      "You can carry up to 5 of those days into the next leave year, as long as you use them by 31 "
      "March."),
-    ("en-i8", "read as a claim", "I'm really sorry — that sounds miserable, especially in this weather."),
     ("en-r2", "read as a claim",
      "I'd love to help you plan this, but the pages I have only cover checked baggage and sports "
      "equipment, not travelling with animals."),
@@ -811,7 +803,6 @@ CHATTY_ANSWERS_2 = {
     ("de-r1", "read as a claim",
      "In den Unterlagen, die mir vorliegen, geht es nur um den Glasbruch-Baustein und die "
      "Beitragszahlung – zum Fahrraddiebstahl aus dem Keller steht dort leider nichts."),
-    ("en-g1", "read as a claim", "Hope that helps — let me know if you'd like a hand setting up the app!"),
     ("en-g10", "false alarm", "2 to 7 days before: half the deposit back"),
     ("en-g11", "false alarm",
      "You can reduce your limit under **Settings > Limits**, but it cannot be raised beyond ₹1 lakh."),
@@ -823,14 +814,11 @@ CHATTY_ANSWERS_2 = {
     ("en-g3", "false alarm",
      "If you need more than that, extra guest day passes cost £15 each and can be bought at reception "
      "or in the app."),
-    ("en-g4", "read as a claim",
-     "Sorry to hear your bike was stolen — here's the process Harbour asks you to follow."),
     ("en-g8", "false alarm", "Happy to help — and yes, you can renew online."),
     ("en-g8", "false alarm",
      "If something does come back late, it's 20p per item per day, with a cap of £5 per item."),
     ("en-i10", "made-up sentence passed",
      "Note that from your second replacement within 12 months, there's a £5 fee."),
-    ("en-i10", "read as a claim", "I'm sorry — losing a card is stressful."),
     ("en-i2", "false alarm", "Yes, at 23 you can rent with Velo Rent, since the minimum age is 21."),
     ("en-i2", "false alarm",
      "You need to have held a full licence for at least two years, and the Premium and SUV categories "
@@ -846,7 +834,6 @@ CHATTY_ANSWERS_2 = {
     ("en-i7", "false alarm",
      "The change can take up to 5 working days to kick in, and the account has to be in your name (on "
      "its own or jointly)."),
-    ("en-r1", "read as a claim", "Thanks for asking — I understand this might be time-sensitive."),
     ("en-r4", "read as a claim",
      "I'm afraid the info I've got covers packing materials and transit insurance, but says nothing "
      "about moving pianos."),
@@ -947,7 +934,6 @@ CHATTY_ANSWERS_3 = {
      "As your dog is 9, you would pay the £99 excess on each claim plus a 20% co-payment on the "
      "remaining amount, which applies to pets aged 8 or older at the start of the policy year."),
     ("en-g2", "false alarm", "Last admission is 45 minutes before closing, so 20:15 on a Wednesday."),
-    ("en-g3", "read as a claim", "Sorry to hear that — it's a frustrating thing to deal with."),
     ("en-g7", "false alarm", "Have an amazing time at Riverside Sounds!"),
     ("en-g8", "false alarm",
      "Flex Tracker is the only tariff without an exit fee; it charges 22.8p/kWh plus a 51.2p daily "
@@ -958,7 +944,6 @@ CHATTY_ANSWERS_3 = {
     ("en-i2", "false alarm",
      "Unfortunately the pool, sauna and steam room are only open to guests aged 16 and over, so your "
      "15-year-old won't be able to join you there."),
-    ("en-i4", "read as a claim", "Ouch, I'm sorry — that sounds painful."),
     ("en-i5", "false alarm",
      "Groups of 10 or more get 20% off standard admission, so your group of 15 qualifies."),
     ("en-i5", "made-up sentence passed",
@@ -1893,8 +1878,10 @@ WRAPPERS_READ_AS_CLAIMS = {
     # no sentence (thirty-sixth session): one sentence, read as the wrapper it is.
     # de5 24 ("Ehrlich gesagt bin ich mir da nicht sicher, weil ...") since "ich bin mir nicht sicher" and
     # its French, Spanish, Italian and Portuguese forms decline as "I'm not sure" does.
+    # en5 22, en6 4 and 16, fr6 16, it6 16, pt6 16 since scoring rules 38 read a courtesy after a dash as
+    # after a comma ("Ooh, fun one — let me have a look!").
     "wrapper_sentences_5.jsonl": {
-        "en5": (8, 15, 19, 22), "de5": (4, 9, 11, 13, 15, 19, 22), "fr5": (4, 14),
+        "en5": (8, 15, 19), "de5": (4, 9, 11, 13, 15, 19, 22), "fr5": (4, 14),
         "es5": (9, 11, 15, 17, 18, 22), "it5": (8, 11, 14, 17, 22), "pt5": (3, 7, 11, 14, 17, 18, 19, 22),
     },
     # Offers and questions put to the user, half of them taking a fact for granted, written for the
@@ -1923,12 +1910,12 @@ WRAPPERS_READ_AS_CLAIMS = {
     # party's help is a claim, as "Le pharmacien pourra vous répondre, ce médicament est sans danger." is;
     # pt6 8 ("os documentos que tenho não abordam esse assunto") is read as a refusal since then.
     "wrapper_sentences_6.jsonl": {
-        "en6": (4, 7, 12, 16, 20),
+        "en6": (7, 12, 20),
         "de6": (2, 6, 7, 8, 12, 16, 18, 20),
-        "fr6": (7, 12, 16, 20),
+        "fr6": (7, 12, 20),
         "es6": (5, 7, 11, 13, 15, 16, 20),
-        "it6": (2, 5, 6, 7, 9, 12, 16, 20),
-        "pt6": (2, 4, 6, 7, 16),
+        "it6": (2, 5, 6, 7, 9, 12, 20),
+        "pt6": (2, 4, 6, 7),
     },
 }
 """The numbers of red teams' wrapper sentences that the judge reads as claims, each set written without
@@ -1939,7 +1926,8 @@ once before joining its training (wrapper_sentences_3, _4 and _5.jsonl: wrappers
 claims in six languages). The model is trained on all five now, so these figures say little; the README
 gives each set's first figure. wrapper_sentences_6.jsonl was written after this version and is not trained
 on (`wrapper_training.HELD_OUT`): 20 wrappers, 12 dressed claims and 8 plain claims in each language; 75 of
-its 120 wrappers read as claims by the patterns alone, 38 with the model, no claim taken for a wrapper."""
+its 120 wrappers read as claims by the patterns alone, 38 with the model, no claim taken for a wrapper (33
+since scoring rules 38 read a courtesy after a dash, a rule fitted to other sets)."""
 CLAIMS_READ_AS_WRAPPERS = {
     "wrapper_sentences.jsonl": set(),
     # An offer taking a deadline for granted, with no number or clause about a party to tell it by.

@@ -484,6 +484,27 @@ def test_a_sentence_asserting_something_after_filler_stays_a_claim(sentence: str
     assert texts(sentence) == [sentence]
 
 
+@pytest.mark.parametrize("sentence", [
+    "Sorry about the delay — that's frustrating.", "Good question - here's what applies to you.",
+    "I'm sorry—that sounds painful.",
+    "Oh je, Zahnschmerzen am Wochenende sind wirklich fies – erst mal gute Besserung!",
+])
+def test_a_courtesy_after_a_dash_is_talk_to_the_user(sentence: str) -> None:
+    # As after a comma ("Sorry about the delay, that's frustrating."): the dash alone had made each a claim.
+    assert texts(f"{sentence} Refunds take 5 days.") == ["Refunds take 5 days."]
+
+
+@pytest.mark.parametrize("sentence", [
+    "I'm sorry — refunds take 5 days.", "Sorry for the wait—your refund was denied.",
+    "Great question — the fee is waived for students.", "Happy to help - shipping is free over $50.",
+    "Sag Bescheid, wenn ich dein Abo umstellen soll – das ist günstiger als die monatliche Zahlung.",
+    # After a comma too: the model read "your" as talk to the user, and the claim was checked by no judge.
+    "Thanks for your patience, your claim was approved.", "Sorry for the wait, your account is locked.",
+])
+def test_a_fact_after_a_courtesys_dash_or_comma_is_a_claim(sentence: str) -> None:
+    assert texts(f"{sentence} Refunds take 5 days.") == [sentence, "Refunds take 5 days."]
+
+
 @pytest.mark.parametrize("answer", [
     "Yes. Account deletion is permanent.",
     "Sure! Account deletion is permanent.",
