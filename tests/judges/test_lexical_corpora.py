@@ -16,10 +16,10 @@ naming no id in six languages, "Nessuno dei documenti parla ...", written apart 
 refusals_plain_2, the same written after it was fitted and apart from it; refusals_plain_3, ten more
 domains, and refusal_sentences and refusal_lookalikes, sentences in six languages labelled refusal, pointer
 or a claim dressed as either, each written apart from the code and the others to measure learned readers),
-and chatty answers in six languages written to
-measure the wrapper model (chatty_answers to _3, each measured once before the model was trained on it;
-chatty_answers_4, written after its last version, not trained on), and answers written as letters and e-mails,
-salutation, closing and signature (letters, letters_2: each written before the version it measured)
+and chatty answers in six languages written to measure the wrapper model (chatty_answers to _3, each
+measured once before the model was trained on it; chatty_answers_4 and _5, written after its last version,
+not trained on), and answers written as letters and e-mails, salutation, closing and signature (letters,
+letters_2: each written before the version it measured)
 (tests/judges/corpora/: documents, answers whose every sentence the documents state, answers with one
 made-up sentence, refusals; written for ragmon by seven walkthroughs, labelled sentence by sentence before
 the judge was run on them).
@@ -1053,6 +1053,144 @@ CHATTY_ANSWERS_4 = {
 }
 
 
+CHATTY_ANSWERS_5 = {
+    # A fifth red team (sixty-third session), writing house styles of 2025-2026 assistants: headings, bold
+    # labels, tables, sources lines, meta statements and disclaimers. Measured once at scoring rules 38's
+    # first filler (README: 34 no-claims read as claims, 30 false alarms, 15 of 20 made-up sentences
+    # caught), then 29 after the dash rule fitted to the older sets. Not trained on.
+    # Made up in the page's own words, or beside a sentence it states (a condition added, a way to pay).
+    ("en-i11", "made-up sentence passed",
+     "To qualify, you just need to send Riverdale proof of the repair, such as a plumber's invoice."),
+    ("en-i12", "made-up sentence passed",
+     "If you'd rather not spend it, any store can exchange the remaining balance for cash."),
+    ("en-i14", "made-up sentence passed",
+     "Trade-in credit is paid straight into your bank account within 30 days of Orbit receiving the device."),
+    ("en-i7", "made-up sentence passed",
+     "Hotels outside London are capped at £150 per night and must be booked through TravelDesk."),
+    ("en-i9", "made-up sentence passed",
+     "If your plans change, you can cancel for a full refund as long as you do it by 7 am on the day of "
+     "collection [1]."),
+    # Sums and cases worked out from the page ("£140 coming back", "so at 5 months it's too late", "£43 in
+    # total"), paraphrase, unstemmed languages, and a table in French over an English page.
+    ("de-g1", "false alarm", "Alternativ kannst du einfach den Kündigungsbutton in der App nutzen."),
+    ("de-g1", "false alarm", "😊 **Kurz gesagt:** Ja, du kannst jederzeit kündigen."),
+    ("de-i1", "false alarm",
+     "Bei Ihrer Rechnung über 110 € wären 80 % zwar 88 €, erstattet wird aber höchstens der Jahresbetrag "
+     "von 60 €."),
+    ("en-g11", "false alarm", "With £240 in credit, that would mean £140 coming back to you at the review."),
+    ("en-g12", "false alarm",
+     "CarePlus can only be added within 30 days of purchase, so at 5 months it's too late to add it for this "
+     "laptop."),
+    ("en-g15", "false alarm",
+     "Once you're back in, you can generate a fresh set of recovery codes, which will invalidate the old "
+     "ones."),
+    ("en-g2", "false alarm", "Anything heavier than 32 kg won't be accepted at all."),
+    ("en-g2", "false alarm", "If you leave it until you're at the airport desk, the price goes up to £45."),
+    ("en-g2", "false alarm",
+     "The standard weight limit is 23 kg, so a 26 kg bag would fall into the overweight band of 23–32 kg and "
+     "carry an extra £40 fee."),
+    ("en-g6", "false alarm",
+     "If you actually run out before then, the practice advises contacting your pharmacy or NHS 111."),
+    ("en-g7", "false alarm", "**TL;DR:** 12 weeks at full pay, and yes, you can split it."),
+    ("en-g8", "false alarm",
+     "It's worth honouring it, because repeatedly ignoring `Retry-After` can get your key temporarily "
+     "suspended for up to an hour."),
+    ("en-g9", "false alarm",
+     "Note that any time remaining on your current passport won't be carried over to the new one."),
+    ("en-i1", "false alarm",
+     "As a non-member, delivery on an order of £40 or more costs £4.50, so that's what you'd pay on a £48 "
+     "basket."),
+    ("en-i2", "false alarm",
+     "For a single ticket delayed by 30 to 59 minutes, Northline pays 50% of the ticket price, which would "
+     "be £16 on your £32 fare."),
+    ("en-i5", "false alarm",
+     "Unfortunately, illness cover doesn't kick in until 14 days after your policy starts, so an illness "
+     "next week wouldn't be covered yet."),
+    ("en-i7", "false alarm",
+     "**Short answer:** yes, first class is allowed for your trip — as long as you book early enough."),
+    ("en-i8", "false alarm",
+     "Separately, anything you delete stays in the Bin for 30 days before it's gone for good."),
+    ("en-i9", "false alarm",
+     "A bulky waste collection of up to 3 items costs £35, and each additional item is £8, so four items "
+     "would come to £43 in total [1]."),
+    ("es-g1", "false alarm", "Si prefieres pagarlo todo de una vez, tienes un 5 % de descuento."),
+    ("es-g1", "false alarm", "👋 Te cuento cómo funciona."),
+    ("es-i1", "false alarm",
+     "MóvilNet solo cobra una penalización de 50 € si cambias a una tarifa inferior durante los primeros 6 "
+     "meses, y tú ya llevas 10."),
+    ("fr-g2", "false alarm", "Les deux formules acceptent jusqu'à 100 participants."),
+    ("fr-g2", "false alarm",
+     "Pro coûte 13,99 € par hôte et par mois, avec 16 % d'économie en facturation annuelle."),
+    ("fr-g2", "false alarm", "| Free | 40 minutes | Non inclus |"),
+    ("fr-g2", "false alarm", "| Pro | 30 heures | 5 Go par hôte |"),
+    ("fr-i1", "false alarm", "Attention : le jour même du départ, aucun échange n'est plus possible."),
+    ("it-i1", "false alarm",
+     "Visto che la bolletta è il triplo del solito, supera ampiamente la soglia prevista rispetto alla media "
+     "degli ultimi 12 mesi, quindi puoi chiedere la rateizzazione."),
+    ("pt-g1", "false alarm",
+     "Como você pagou no Pix, o reembolso sai em até 5 dias úteis depois que o tênis chegar ao centro de "
+     "distribuição."),
+    ("pt-g1", "false alarm", "Tudo bem?"),
+    # Refusals saying what the one document covers ("The only document I have is about ..."), which no cue
+    # reads as declining: a statement of scope asserts what the page is about.
+    ("de-r1", "read as a claim", "Das Dokument, auf das ich zugreifen kann, behandelt nur das Thema Umzug."),
+    ("en-r1", "read as a claim",
+     "I'm afraid the document I have only covers the Brightview Rewards points scheme, and it doesn't say "
+     "anything about price matching."),
+    ("en-r2", "read as a claim",
+     "The page I can see is about changing bookings and check-in times, not about travelling with animals."),
+    ("en-r3", "read as a claim",
+     "The only document I have is the Easy Saver savings account summary, which doesn't cover mortgages or "
+     "overpayment allowances."),
+    ("en-r4", "read as a claim",
+     "What I have is the annual leave policy, which deals with holiday entitlement and carry-over rather "
+     "than career breaks."),
+    ("en-r6", "read as a claim", "The council page I can see is about resident parking permits only."),
+    ("en-r7", "read as a claim",
+     "The only HomeGuard document I have is about the Home Emergency Cover add-on, and it doesn't say "
+     "anything about theft of possessions like bikes."),
+    ("en-r8", "read as a claim",
+     "The information I have from Hollins Primary is about school meals, and it doesn't mention uniform "
+     "costs or any grants for them."),
+    ("it-r1", "read as a claim",
+     "L'unico documento disponibile riguarda i buoni pasto, quindi non posso dirti quanti giorni di lavoro "
+     "da remoto sono previsti."),
+    ("fr-g2", "read as a claim", "Cette réponse s'appuie uniquement sur la page de tarifs fournie."),
+    # Wrappers in words no pattern knows, or that the model gives under 0.8 or reads mid-answer: a bare
+    # verdict with a lead in other languages, a disclaimer that prices change, a pointer with its purpose,
+    # an offer, a question to the user, a lead-in.
+    ("en-g1", "read as a claim", "**Short answer:** yes, most likely — with one catch."),
+    ("es-i1", "read as a claim", "La respuesta corta es no."),
+    ("it-i1", "read as a claim", "In breve: sì."),
+    ("en-g2", "read as a claim",
+     "Policies can change, so double-check on the airline's site before you book."),
+    ("en-i6", "read as a claim",
+     "Charges can change, so it's worth confirming with reception when you book."),
+    ("fr-g2", "read as a claim", "Les prix peuvent évoluer, pensez à vérifier avant de vous abonner."),
+    ("en-r1", "read as a claim",
+     "The quickest way to get a definite answer would be to ask a member of staff in store or contact "
+     "Brightview customer service."),
+    ("en-r8", "read as a claim",
+     "The school office would be the best people to ask, and they may be able to point you to any local "
+     "support."),
+    ("en-r1", "read as a claim", "I don't want to guess on this one."),
+    ("en-g8", "read as a claim", "If it helps, I can sketch a simple backoff loop for your sync job."),
+    ("en-g12", "read as a claim", "Not sure whether you took out CarePlus when you bought it?"),
+    ("en-g13", "read as a claim", "We look forward to welcoming you (and your four-legged friend)!"),
+    ("en-g11", "read as a claim", "Let me walk you through it."),
+    ("en-g9", "read as a claim", "Here's the key information."),
+    ("en-i9", "read as a claim", "Here's the cost breakdown for your four items [1]."),
+    ("en-g9", "read as a claim",
+     "Please note this chatbot cannot check the status of an existing application."),
+    # Sympathy after a dash the model gives under 0.5 ("running low on regular medication is worrying"),
+    # and a lead-in after "Got it —" whose tail names "the numbers".
+    ("en-g6", "read as a claim",
+     "I'm sorry you're feeling stressed about this — running low on regular medication is worrying."),
+    ("en-g8", "read as a claim", "Got it — here are the numbers that matter for your case."),
+    ("en-i11", "read as a claim", "I'm sorry — a surprise bill like that is never fun."),
+}
+
+
 LETTERS = {
     # Thanks, sympathy and welcomes in forms no pattern knows ("vielen Dank, dass ...", "Será un placer
     # atenderle.", "Lamentamos o sucedido."), a refusal's, and name lines no closing above signs, or with
@@ -1780,6 +1918,7 @@ REFUSALS_PLAIN_3 = {
     ("chatty_answers.jsonl", CHATTY_ANSWERS),
     ("chatty_answers_2.jsonl", CHATTY_ANSWERS_2),
     ("chatty_answers_3.jsonl", CHATTY_ANSWERS_3), ("chatty_answers_4.jsonl", CHATTY_ANSWERS_4),
+    ("chatty_answers_5.jsonl", CHATTY_ANSWERS_5),
     ("letters.jsonl", LETTERS), ("letters_2.jsonl", LETTERS_2),
 ])
 def test_the_judges_wrong_verdicts_are_the_known_ones(corpus: str, known: set[tuple[str, str, str]]) -> None:
