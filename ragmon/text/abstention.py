@@ -566,7 +566,8 @@ _FILLER_PHRASE = (
     r"in short|in summary|in a word|to sum up|(?:the )?short answer(?: is)?|the answer is|unfortunately|"
     r"sadly|no|nope|not|not really|not quite",
     r"here(?:'s| is) (?:the answer|the short version|what you (?:need|want|should) to know|"
-    r"an? (?:quick |short |brief )?(?:summary|overview|rundown))",
+    r"an? (?:quick |short |brief )?(?:summary|overview|rundown)|the (?:key|main|relevant) (?:information|"
+    r"info|details|points))|let me walk you through (?:it|this|that|the (?:steps|process|details|options))",
     r"(?:please )?note|(?:all of )?(?:this|the above|this (?:answer|response|information|summary)) (?:is )?"
     r"(?:based on|drawn from|taken from|according to|comes from|from) " + _THE_DOCUMENTS + "|"
     r"(?:based on|according to|drawn from) " + _THE_DOCUMENTS,

@@ -1057,7 +1057,8 @@ CHATTY_ANSWERS_5 = {
     # A fifth red team (sixty-third session), writing house styles of 2025-2026 assistants: headings, bold
     # labels, tables, sources lines, meta statements and disclaimers. Measured once at scoring rules 38's
     # first filler (README: 34 no-claims read as claims, 30 false alarms, 15 of 20 made-up sentences
-    # caught), then 29 after the dash rule fitted to the older sets. Not trained on.
+    # caught), then 29 after the dash rule fitted to the older sets, 27 after two lead-ins fitted to it
+    # ("Here's the key information.", "Let me walk you through it."). Not trained on.
     # Made up in the page's own words, or beside a sentence it states (a condition added, a way to pay).
     ("en-i11", "made-up sentence passed",
      "To qualify, you just need to send Riverdale proof of the repair, such as a plumber's invoice."),
@@ -1177,8 +1178,6 @@ CHATTY_ANSWERS_5 = {
     ("en-g8", "read as a claim", "If it helps, I can sketch a simple backoff loop for your sync job."),
     ("en-g12", "read as a claim", "Not sure whether you took out CarePlus when you bought it?"),
     ("en-g13", "read as a claim", "We look forward to welcoming you (and your four-legged friend)!"),
-    ("en-g11", "read as a claim", "Let me walk you through it."),
-    ("en-g9", "read as a claim", "Here's the key information."),
     ("en-i9", "read as a claim", "Here's the cost breakdown for your four items [1]."),
     ("en-g9", "read as a claim",
      "Please note this chatbot cannot check the status of an existing application."),

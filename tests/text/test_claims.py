@@ -452,6 +452,7 @@ def test_a_letter_alone_before_a_period_ends_a_sentence_after_a_number_or_before
     "Great news!", "Good news.", "Some good news!", "Wonderful news!", "Good to know!", "Happy to explain.",
     "In short, yes.", "The short answer is no.", "Short answer: no.", "Unfortunately not.", "Sadly, no.",
     "Here's the answer.", "Here's a quick summary.", "Here is what you need to know.",
+    "Here's the key information.", "Let me walk you through it.",
     # What the answer rests on, named as a whole, and a disclaimer.
     "*Note: This is based on the provided documents.*", "This answer is based on the provided context.",
     "Based on the documents provided.", "This is not legal advice.",
