@@ -2339,8 +2339,12 @@ def _squeezed(text: str) -> str:
 def _service_name(view: _View, tops: list[Span]) -> str | None:
     """The service that ran the pipeline: the top chain's, else that of the RAG span nearest the root (the
     first to start among those as near), else any. Not the first RAG span's: where a RAG service with no
-    chain span calls a retriever service, the retrieval starts first, and its service is no pipeline."""
-    rag = view.with_role(_RAG_ROLES)
+    chain span calls a retriever service, the retrieval starts first, and its service is no pipeline. A
+    span recording ragmon.question or ragmon.answer is a RAG span too: read by their roles alone, an app
+    recording both on its request span named its pipeline after the retriever service it called."""
+    asked = [span for span in view.marked_spans()
+             if ragmon.QUESTION in span.attributes or ragmon.ANSWER in span.attributes]
+    rag = view.with_role(_RAG_ROLES) + asked
     anchors = tops[:1] + ([min(rag, key=view.depth)] if rag else []) + view.spans
     for span in anchors:
         name = span.resource.get(_SERVICE_NAME)

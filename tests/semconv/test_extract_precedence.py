@@ -501,6 +501,22 @@ def test_without_a_chain_the_pipeline_is_the_service_of_the_rag_span_nearest_the
     assert example.pipeline == "rag-api"
 
 
+def test_a_request_span_recording_the_question_and_answer_names_the_pipeline() -> None:
+    # ragmon's own attributes on the app's request span, the documents on the retriever service's span it
+    # calls, whose clock runs ahead: the request span has no role, and the retriever service, the first
+    # span to start, had named the pipeline.
+    ask = span("ask", {"ragmon.question": "q?", "ragmon.answer": "Text."}, start=10, end=100,
+               service="answer-svc")
+    call = span("POST /search", parent=ask, start=12, end=20, service="answer-svc")
+    search = span("search", {"ragmon.contexts": json.dumps([{"id": "kb-1", "text": "Text."}])}, parent=call,
+                  start=3, end=19, service="retriever-svc")
+
+    example = extract(trace(ask, call, search))
+
+    assert example is not None
+    assert example.pipeline == "answer-svc"
+
+
 @pytest.mark.parametrize("attributes", [
     {"gen_ai.operation.name": ["chat"], "gen_ai.output.messages": "[]"},
     {"traceloop.span.kind": ["workflow"], "traceloop.entity.input": json.dumps({"args": ["q"]})},
