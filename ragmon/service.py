@@ -650,6 +650,19 @@ class Sidecar:
         while self._backlog:
             await self._route(self._backlog.popleft())
 
+    def _held_for_more(self, decided: Decided, example: Example | None) -> bool:
+        """Whether the trace just decided is taken back to wait for other services' parts (`_awaited`):
+        `example` None for one whose extraction failed, which holds no whole RAG answer either (a caller
+        recording only the question had been an error at once, its callee's documents and answer refused
+        as late when they came)."""
+        callers = len(self._services) > 1 or (self._learning_until is not None
+                                              and self._clock() < self._learning_until)
+        awaited = _awaited(decided, example, callers=callers)
+        if awaited is not None and not self._draining and self.assembler.defer(decided, awaited):
+            self._decided_bytes -= decided.footprint
+            return True
+        return False
+
     async def _route(self, decided: Decided) -> None:
         trace = decided.trace
         if decided.reason == "evicted":
@@ -664,6 +677,8 @@ class Sidecar:
             example, set_aside = extract_noted(trace)
         except Exception as exc:
             rag = isinstance(exc, ExtractionError)
+            if rag and self._held_for_more(decided, None):
+                return  # "neither documents nor an answer": they may be in a callee's part on its way
             pipeline = self._trace_pipeline(trace, rag=rag)
             self._failures.misnamed(trace)
             if rag:
@@ -671,11 +686,7 @@ class Sidecar:
             self._failures.unextractable(trace, pipeline, exc)
             self._outcome(pipeline, "error", decided.footprint)
             return
-        callers = len(self._services) > 1 or (self._learning_until is not None
-                                              and self._clock() < self._learning_until)
-        awaited = _awaited(decided, example, callers=callers)
-        if awaited is not None and not self._draining and self.assembler.defer(decided, awaited):
-            self._decided_bytes -= decided.footprint
+        if self._held_for_more(decided, example):
             return
         misnamed = self._failures.misnamed(trace)  # once the trace is whole: not again if deferred
         if example is None:

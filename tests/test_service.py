@@ -1138,6 +1138,44 @@ async def test_a_callers_part_sent_first_waits_for_the_service_it_called(start_s
     assert samples[("ragmon_groundedness_ratio", labels(pipeline="rag-api", judge="lexical"))] == 0.5
 
 
+def asked_here_answered_there() -> dict[str, list[ReadableSpan]]:
+    """A request whose service records only the question (`ragmon.question` on its root) and calls another
+    service over HTTP, which records the documents and the answer: each service's spans, by its name."""
+    propagator = TraceContextTextMapPropagator()
+    memories = {name: InMemorySpanExporter() for name in ("answer-svc", "answer-engine")}
+    providers = {name: TracerProvider(resource=Resource.create({"service.name": name})) for name in memories}
+    for name, provider in providers.items():
+        provider.add_span_processor(SimpleSpanProcessor(memories[name]))
+    caller, callee = (providers[name].get_tracer("test") for name in memories)
+    answered = {"ragmon.contexts": json.dumps([{"id": DOC_ID, "text": DOC}]), "ragmon.answer": ANSWER}
+    asked = {"ragmon.question": QUESTION}
+    with caller.start_as_current_span("POST /ask", kind=SpanKind.SERVER, attributes=asked), \
+            caller.start_as_current_span("POST /answer", kind=SpanKind.CLIENT):
+        headers: dict[str, str] = {}
+        propagator.inject(headers)
+        with callee.start_as_current_span("POST /answer", context=propagator.extract(headers),
+                                          kind=SpanKind.SERVER, attributes=answered):
+            pass
+    for provider in providers.values():
+        provider.shutdown()
+    return {name: list(memory.get_finished_spans()) for name, memory in memories.items()}
+
+
+async def test_a_callers_part_holding_only_the_question_waits_for_the_service_it_called(
+        start_sidecar: Start) -> None:
+    # Its extraction fails ("neither documents nor an answer"): it had been an error at once, before the
+    # wait for its callee was asked, and the callee's documents and answer were refused as late.
+    _, ports = await start_sidecar(decision_wait=3.0)
+    parts = asked_here_answered_there()
+    assert await export(http_exporter(ports), parts["answer-svc"]) is SpanExportResult.SUCCESS
+    await asyncio.sleep(0.5)
+    assert await export(http_exporter(ports), parts["answer-engine"]) is SpanExportResult.SUCCESS
+    samples = await settled(ports, traces=1)
+    assert total(samples, "ragmon_traces_total") == 1
+    assert total(samples, "ragmon_traces_total", pipeline="answer-svc", outcome="scored") == 1
+    assert total(samples, "ragmon_spans_rejected_total", reason="late") == 0
+
+
 async def test_a_sidecar_hearing_one_service_holds_no_caller_for_its_callees(start_sidecar: Start) -> None:
     # Beside one app, the callee's spans go to its own sidecar: once the first --decision-wait (3 s) after
     # the first spans has shown that one service alone sends here, rag-api's part, with its call to
