@@ -21,8 +21,13 @@ MiB = 1 << 20
 
 
 def mib(size: int) -> str:
-    """A size as messages show it: whole MiB, rounded up."""
-    return f"{-(-size // MiB)} MiB"
+    """A size as messages show it: in MiB, rounded up so that none shows as less than it is, to whole ones
+    from 10, under that to a tenth, under one to a hundredth. Rounded up to whole MiB, `--max-buffer 512KiB`
+    was told as "1 MiB" beside its 90% written 471859."""
+    if size % MiB == 0 or size >= 10 * MiB:
+        return f"{-(-size // MiB)} MiB"
+    places = 2 if size < MiB else 1
+    return f"{math.ceil(size * 10**places / MiB) / 10**places:.{places}f} MiB"
 
 
 _SIZE = re.compile(r"^\s*(-?)(\d+)\s*([kmg]i?b?|b)?\s*$", re.IGNORECASE | re.ASCII)

@@ -14,6 +14,7 @@ from ragmon.options import (
     duration,
     fraction,
     listen_address,
+    mib,
     non_negative_int,
     number,
     positive_int,
@@ -204,3 +205,12 @@ def test_an_empty_path_typed_is_refused_naming_its_flag(command: str, argv: list
         build_parser(command, {}).parse_args([command, *argv])
     assert refused.value.message == (f"argument {flag}: empty: name the file (a variable left unset in the "
                                      "command line?)")
+
+
+@pytest.mark.parametrize(("size", "shown"), [
+    (16 * 2**20, "16 MiB"), (512 * 2**10, "0.50 MiB"), (471_859, "0.45 MiB"), (100, "0.01 MiB"),
+    (3 * 2**19, "1.5 MiB"), (2**20 + 1, "1.1 MiB"), (10 * 2**20 + 1, "11 MiB"),
+])
+def test_a_small_size_in_a_message_is_shown_to_a_tenth_of_a_mib_never_as_less(size: int, shown: str) -> None:
+    # Rounded up to whole MiB, --max-buffer 512KiB was told as "1 MiB" beside its 90% written 471859.
+    assert mib(size) == shown
