@@ -29,7 +29,7 @@ JS_EXPORTER = "OTel-OTLP-Exporter-JavaScript/"
 """How OpenTelemetry JS's exporters' User-Agent starts (over gRPC, grpc-js adds its own after it)."""
 JS_GRPC_DROPS = ("OpenTelemetry JS's gRPC exporter retries no failure (checked: 0.223.1), so it dropped "
                  "these spans; export over OTLP/HTTP (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=http/protobuf, to "
-                 "port 4318), which retries a 503")
+                 "ragmon's OTLP/HTTP port, 4318 unless --http-listen says otherwise), which retries a 503")
 
 
 class Sender(TypedDict):
