@@ -217,6 +217,8 @@ class _TraceService:
                 "decode_error", "more than one request message in one Export call: Export is unary, one "
                                 "ExportTraceServiceRequest a call"))
         if not isinstance(message, bytes):
+            if context.cancelled() or context.done():  # the sender dropped out: nothing of it was received
+                await context.abort(grpc.StatusCode.CANCELLED, "the call was cancelled")
             await self._refuse(context, metadata, Refused("decode_error", "no request message"))
         assert isinstance(message, bytes)  # the aborts raised otherwise
         return message
@@ -320,11 +322,22 @@ async def _one_message(context: grpc.aio.ServicerContext) -> object:
     """The call's message and then the end of its stream, or `_MORE` when another message follows: Export
     is registered stream-unary so that a call is checked before gRPC reads its message, and a client
     streaming two messages on it was answered OK for the first alone, the second's spans counted nowhere.
-    A unary client ends the stream with its message, so the second read returns at once."""
+    A unary client ends the stream with its message, so the second read returns at once; a stream left
+    open after its message is taken as that message within `END_SECONDS`, not held to `BODY_SECONDS` with
+    its read slot."""
     message = await context.read()
     if message is grpc.aio.EOF:
         return message
-    return message if await context.read() is grpc.aio.EOF else _MORE
+    try:
+        async with asyncio.timeout(END_SECONDS):
+            more = await context.read()
+    except TimeoutError:
+        return message
+    return message if more is grpc.aio.EOF else _MORE
+
+
+END_SECONDS = 1.0
+"""How long the end of a call's stream is waited for after its message (`_one_message`)."""
 
 
 def _retry_later(code: grpc.StatusCode, message: str) -> tuple[tuple[str, bytes], ...]:

@@ -258,6 +258,15 @@ def test_a_month_named_in_another_language_makes_a_date(written: str) -> None:
     ("La boutique ouvre le 2 mars 2024.", "Le 2 mars prochain, en 2024, la boutique ouvre.", True),
     ("The shop opened on May 3, 2024.", "In 2024 the shop opened on 3 May and closed in June.", True),
     ("Up to 3 may be returned per order.", "Up to 3 items may be returned per order.", True),
+    # After a word dates follow, a day before "May" and a verb is a date all the same: read as "may", a
+    # made-up "31 May" passed against the page's "31 March", and "May 31" was flagged against "31 May".
+    ("Payments received after 31 May incur a late fee of $20.",
+     "Payments received after 31 March incur a late fee of $20.", False),
+    ("Payments received after May 31 incur a late fee of $20.",
+     "Payments received after 31 May incur a late fee of $20.", True),
+    ("The offer is valid until 31 May only.", "The offer is valid until 31 March.", False),
+    ("A partir del 1 mayo los precios suben un 5%.", "A partir del 1 de marzo los precios suben un 5%.",
+     False),
     # "May", a function word, is found in the claim's text, not its terms: after it a comma or a no-break
     # space had skipped the date search, and "15 May, 2024" passed against "15 June 2024".
     ("The fee changed on 15 May, 2024.", "The fee changed on 15 June 2024.", False),
