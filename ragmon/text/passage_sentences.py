@@ -577,7 +577,10 @@ the other way round; held to a side with no condition at all, "only available on
 and held to any time on the other side, "available from March" and "available from our resellers" did."""
 _STARTING = frozenset(("starting",))
 _FROM_A_TIME = re.compile(
-    r"\bfrom\s+(?:[0-9]|now\b|today\b|tomorrow\b|next\b|then\b|(?:the\s+)?(?:start|end|beginning|first|1st)\b"
-    r"|(?:" + "|".join(sorted(MONTH_WORDS)) + r")\b)")
-"""A "from" that opens a time ("from March", "from 1 May", "from next week", "from the start of 2025"),
-which is a start as "starting" is; "from our resellers" and "from the app" are none."""
+    r"\bfrom\s+(?:[0-9]|q[1-4]\b|(?:early|mid|late)\b|(?:spring|summer|autumn|fall|winter)\b|v(?:ersion)?\s?[0-9]"
+    r"|(?:now|today|tomorrow|tonight|next|then|launch|release)\b|(?:the\s+)?(?:start|end|beginning|first|1st|"
+    r"next|following|launch|release|date|day|week|month|year|quarter|season)\b"
+    r"|(?:" + "|".join(sorted(MONTH_WORDS)) + r")\b)|\bonwards?\b")
+"""A "from" that opens a time ("from March", "from 1 May", "from Q3 2026", "from mid-2026", "from spring",
+"from version 4.0", "from the next release", "from launch day onwards"), which is a start as "starting"
+is; "from our resellers" and "from the app" are none."""
