@@ -29,7 +29,7 @@ from ragmon.text.terms import (
     read_terms,
     wordset,
 )
-from ragmon.text.wrapper_model import reads_as_wrapper, states_after_comma, talks_after_dash
+from ragmon.text.wrapper_model import reads_as_wrapper, states_after_comma, talks
 
 _HEADING = deferred(r"[ \t]*#{1,6}[ \t]")
 _CAPITALISED = "[A-Z0-9À-ÖØ-Þ]"
@@ -1206,9 +1206,9 @@ _MOST_ITEMS = 12
 
 _DASH = re.compile(r" ?— ?| [–-] ")
 """A dash joining two parts of a sentence as a comma would: "Sorry about the delay — that's frustrating."
-and "Good question — here's what applies to you." are courtesies, read as they are with a comma, when what
-follows the dash is talk to the user (`talks_after_dash`): the dash alone had made each a claim. "I'm sorry
-— refunds take 5 days." stays one."""
+and "Good question — here's what applies to you." are courtesies, read as they are with a comma, when each
+part is talk to the user (`talks`): the dash alone had made each a claim. "I'm sorry — refunds take 5 days."
+and "We also price match — hope that helps!" stay claims."""
 
 
 def _is_claim(sentence: str, edge: bool) -> bool:
@@ -1231,8 +1231,8 @@ def _is_claim(sentence: str, edge: bool) -> bool:
         return False
     if is_filler(sentence, read.terms) or (edge and reads_as_wrapper(sentence)):
         return states_after_comma(sentence)
-    if (("—" in sentence or " – " in sentence or " - " in sentence) and talks_after_dash(
-            _DASH.split(sentence)[-1]) and not _is_claim(_DASH.sub(", ", sentence), edge)):
+    if (("—" in sentence or " – " in sentence or " - " in sentence) and all(map(talks, _DASH.split(sentence)))
+            and not _is_claim(_DASH.sub(", ", sentence), edge)):
         return False
     start = _content_start(sentence, read.terms)
     if not start:

@@ -172,14 +172,15 @@ def reads_as_wrapper(sentence: str) -> bool:
 
 
 _STATES_A_VERDICT = deferred(
-    r"(?:\b(?:is|are|was|were|be|been)|'s)\s+(?:(?:not|also|now|always|still|completely|fully|totally"
+    r"(?:\b(?:is|are|was|were|be|been)|'s|'re)\s+(?:(?:not|also|now|always|still|completely|fully|totally"
     r"|entirely|absolutely|all)\s+)?(?:" + "|".join(sorted(VERDICTS)) + r")\b")
-_ASKS_WHETHER = deferred(r"\b(?:whether|if)\b")
+_ASKS_WHETHER = deferred(r"\b(?:whether|if|what|what's|which|whatever|how)\b")
 
 
 def _states_a_verdict(low: str) -> bool:
-    """Whether the sentence says a verdict of a subject ("Shipping is free!", "It's covered!", "Returns are
-    not accepted!"), not asked after one ("... can tell you whether e-books are available."): an
+    """Whether the sentence says a verdict of a subject ("Shipping is free!", "It's covered!", "You're
+    covered!", "Returns are not accepted!"), not asked after one ("... can tell you whether e-books are
+    available.", "Happy to check what's refundable for you!"): an
     exclamation opening an answer addresses the user, and the model, sure of "free!" from "Feel free to
     ask!", had taken the first for talk to the user, a claim no judge then checked. "Feel free to ask!"
     has no copula before its "free"."""
@@ -234,26 +235,47 @@ def states_after_comma(sentence: str) -> bool:
     cut = max(sentence.rfind(", "), sentence.rfind("; "))
     tail = sentence[cut + 2:]
     return (cut > 0 and tail.count(" ") >= 2 and not sentence.rstrip("*_ ").endswith(":")
-            and (wrapper_probability(tail) < STATES or _TOLD_OF_A_THING.match(normalise(tail)) is not None))
+            and (wrapper_probability(tail) < STATES or _tells(normalise(tail))))
+
+
+def _tells(low: str) -> bool:
+    """Whether a part of a sentence says what became of a thing of the user's or the service's, or what
+    the user may do or was done for them (`_TOLD_OF_A_THING`, `_DONE_OR_ALLOWED`), which the model, reading
+    "your", "you" and "we", gives far over `STATES`."""
+    return _TOLD_OF_A_THING.match(low) is not None or _DONE_OR_ALLOWED.match(low) is not None
 
 
 _TOLD_OF_A_THING = deferred(
-    r"\W*(?:your|the|our)\s+(?!best\b|quickest\b|easiest\b|simplest\b|safest\b)(?:[^\W\d_][\w'-]*\s+){0,3}?(?:is|are|was|were|has|have|had|isn't|aren't|"
-    r"wasn't|weren't|hasn't|haven't)\b")
-"""A tail telling of a thing of the user's or the service's what it is or was ("your refund was
-denied", "the account is locked", "your claim has been approved"): the model, reading "your" as talk to the
-user, gave such tails 0.2-0.34, over `STATES`, and "Thanks for your patience, your claim was approved."
-was talk to the user, checked by no judge. Not what someone can or will do ("our advisers can give you a
-quote"), nor "your best bet is ...": a pointer's."""
+    r"\W*(?:your|the|our)\s+(?!best\b|quickest\b|easiest\b|simplest\b|safest\b)(?:[^\W\d_][\w'-]*\s+){0,3}?"
+    r"(?:is|are|was|were|has|have|had|isn't|aren't|wasn't|weren't|hasn't|haven't)"
+    r"(?:\s+(?:not|now|been|already|just|also|fully))*\s+(?!appreciated\b|welcomed?\b)(?:[a-z]+(?:ed|en)\b|"
+    + "|".join(sorted(VERDICTS)) + r"\b)")
+"""What became of a thing of the user's or the service's ("your refund was denied", "the account is
+locked", "your claim has been approved", "the fee is waived"): the model, reading "your" as talk to the
+user, gave such tails 0.1-0.55, over `STATES`, and "Thanks for your patience, your claim was approved."
+was talk to the user, checked by no judge. Not a judgement of it ("your frustration is understandable",
+"the answer is yes", "your feedback is appreciated"), what someone can or will do ("our advisers can give
+you a quote"), nor "your best bet is ...": a courtesy's or a pointer's."""
+_DONE_OR_ALLOWED = deferred(
+    r"\W*(?:you(?: can|'re able to| are able to)|(?:we|i)(?:'ve| have))\s+(?:(?:also|now|already|still|"
+    r"always|just|usually|often)\s+)?(?!(?:help|assist|ask|check|checked|look|looked|clarify|explain|reach|"
+    r"contact|let|find|see|try|keep|get|got|search|searched|review|reviewed|read|gone|go|sort|be|been)\b)"
+    r"[a-z]+")
+"""What the user can do or what was done for them ("you can cancel anytime", "we've credited your
+account", "I've processed your refund"): after "Sure," or "Happy to help," the model gave such tails 0.8-0.9
+and the claim was talk to the user. Not help offered or looked for ("you can ask me anytime", "I've
+checked the documents", "I can summarise ...", "you may want to contact ...")."""
 
 
 TALKS = 0.5
-"""The probability from which the model reads what follows a dash as talk to the user: courtesies after a
-dash in the corpora have 0.5-0.998 ("that's horrible", "let's get you sorted"), the facts 0.06-0.37
-("shipping is free over $50", "das ist günstiger als die monatliche Zahlung"), which `STATES` would take for
-talk."""
+"""The probability from which the model reads a part of a sentence between its dashes as talk to the
+user: courtesies so in the corpora have 0.55-0.998 ("Sorry about the delay", "that's horrible", "let's get
+you sorted"), the facts 0.06-0.48 ("We also price match", "shipping is free over $50", "das ist günstiger
+als die monatliche Zahlung"), which `STATES` would take for talk."""
 
 
-def talks_after_dash(tail: str) -> bool:
-    """Whether the part of a sentence after its last dash, read alone, talks to the user (`TALKS`)."""
-    return tail.count(" ") >= 1 and wrapper_probability(tail) >= TALKS
+def talks(part: str) -> bool:
+    """Whether a part of a sentence, read alone, talks to the user: two words or fewer ("Sure", "Oh no"),
+    or `TALKS` by the model, and says nothing of what became of a thing or what the user can do
+    (`_tells`): "We also price match — hope that helps!" is a claim."""
+    return part.count(" ") < 2 or (wrapper_probability(part) >= TALKS and not _tells(normalise(part)))

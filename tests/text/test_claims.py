@@ -499,11 +499,23 @@ def test_a_courtesy_after_a_dash_is_talk_to_the_user(sentence: str) -> None:
     "I'm sorry — refunds take 5 days.", "Sorry for the wait—your refund was denied.",
     "Great question — the fee is waived for students.", "Happy to help - shipping is free over $50.",
     "Sag Bescheid, wenn ich dein Abo umstellen soll – das ist günstiger als die monatliche Zahlung.",
+    # A fact before the dash, or what the user can do or was done for them after it (a review's).
+    "We also price match — hope that helps!", "Sure — you can cancel anytime!",
+    "Sorry about that — we've credited your account!",
     # After a comma too: the model read "your" as talk to the user, and the claim was checked by no judge.
     "Thanks for your patience, your claim was approved.", "Sorry for the wait, your account is locked.",
+    "Sure, you can cancel anytime!", "Sorry about that, we've credited your account!",
 ])
 def test_a_fact_after_a_courtesys_dash_or_comma_is_a_claim(sentence: str) -> None:
     assert texts(f"{sentence} Refunds take 5 days.") == [sentence, "Refunds take 5 days."]
+
+
+@pytest.mark.parametrize("sentence", [
+    "Great question, the answer is yes!", "Sorry to hear that, your frustration is understandable.",
+    "Happy to help, you can ask me anytime!", "For pricing, you may want to contact the Nimbus sales team.",
+])
+def test_a_judgement_or_help_after_a_courtesys_comma_is_no_claim(sentence: str) -> None:
+    assert texts(f"{sentence} Refunds take 5 days.") == ["Refunds take 5 days."]
 
 
 @pytest.mark.parametrize("answer", [

@@ -41,7 +41,7 @@ def test_a_courtesy_carrying_a_fact_stays_a_claim_however_sure_the_model_is(clai
     assert [c.text for c in split_claims(claim)] == [claim]
 
 
-@pytest.mark.parametrize("claim", ["Shipping is free!", "It's covered!"])
+@pytest.mark.parametrize("claim", ["Shipping is free!", "It's covered!", "You're covered!"])
 def test_a_verdict_said_of_a_subject_is_a_claim_however_sure_the_model_is(claim: str) -> None:
     # Opening an answer, "Shipping is free!" was talk to the user, checked by no judge, wherever its page
     # said shipping costs $5. "Feel free to ask!" says "free" of no subject and stays the model's.
@@ -52,9 +52,12 @@ def test_a_verdict_said_of_a_subject_is_a_claim_however_sure_the_model_is(claim:
         "Orders arrive in 3 days."]
 
 
-def test_a_verdict_asked_after_leaves_a_pointer_the_models() -> None:
+@pytest.mark.parametrize("pointer", [
+    "Your local branch should be able to tell you whether e-books are available.",
+    "Happy to check what's refundable for you!", "Let me know which items are covered, and I'll check!",
+])
+def test_a_verdict_asked_after_leaves_a_pointer_the_models(pointer: str) -> None:
     # "whether e-books are available" says no verdict: the pointer closing the answer is talk to the user.
-    pointer = "Your local branch should be able to tell you whether e-books are available."
     assert [c.text for c in split_claims(f"Loans last 3 weeks. {pointer}")] == ["Loans last 3 weeks."]
 
 
