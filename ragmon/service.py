@@ -64,6 +64,7 @@ from ragmon.sampling import sampling_key
 from ragmon.scoring import Lane, LaneRefusal, LexicalLane, sent_copies, working_bytes
 from ragmon.semconv.extract import (
     LIMITS,
+    NOTHING,
     ExtractionError,
     extract_noted,
     pipeline_service,
@@ -652,9 +653,9 @@ class Sidecar:
 
     def _held_for_more(self, decided: Decided, example: Example | None) -> bool:
         """Whether the trace just decided is taken back to wait for other services' parts (`_awaited`):
-        `example` None for one whose extraction failed, which holds no whole RAG answer either (a caller
-        recording only the question had been an error at once, its callee's documents and answer refused
-        as late when they came)."""
+        `example` None for one that recorded neither documents nor an answer (a caller recording only the
+        question had been an error at once, its callee's documents and answer refused as late when they
+        came); a trace failing otherwise, a malformed attribute say, is not waited for."""
         callers = len(self._services) > 1 or (self._learning_until is not None
                                               and self._clock() < self._learning_until)
         awaited = _awaited(decided, example, callers=callers)
@@ -677,7 +678,8 @@ class Sidecar:
             example, set_aside = extract_noted(trace)
         except Exception as exc:
             rag = isinstance(exc, ExtractionError)
-            if rag and self._held_for_more(decided, None):
+            nothing = isinstance(exc, ExtractionError) and exc.attribute == NOTHING
+            if nothing and self._held_for_more(decided, None):
                 return  # "neither documents nor an answer": they may be in a callee's part on its way
             pipeline = self._trace_pipeline(trace, rag=rag)
             self._failures.misnamed(trace)

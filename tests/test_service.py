@@ -1176,6 +1176,27 @@ async def test_a_callers_part_holding_only_the_question_waits_for_the_service_it
     assert total(samples, "ragmon_spans_rejected_total", reason="late") == 0
 
 
+async def test_a_trace_failing_on_a_malformed_attribute_waits_for_no_other_part(start_sidecar: Start) -> None:
+    # A callee's part (its root continues a traceparent) whose documents are no JSON: no other service's
+    # part can mend it, so it is an error a quiet period after its last span, not --decision-wait (3 s)
+    # later, as a part holding neither documents nor an answer is.
+    _, ports = await start_sidecar(decision_wait=3.0)
+    memory = InMemorySpanExporter()
+    provider = TracerProvider(resource=Resource.create({"service.name": "answer-engine"}))
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    caller = {"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}
+    with provider.get_tracer("test").start_as_current_span(
+            "POST /answer", context=TraceContextTextMapPropagator().extract(caller), kind=SpanKind.SERVER,
+            attributes={"ragmon.contexts": "not JSON", "ragmon.answer": ANSWER}):
+        pass
+    provider.shutdown()
+    started = time.monotonic()
+    assert await export(http_exporter(ports), memory.get_finished_spans()) is SpanExportResult.SUCCESS
+    samples = await wait_metrics(ports.metrics, lambda s: total(s, "ragmon_traces_total") >= 1)
+    assert time.monotonic() - started < 2.5
+    assert total(samples, "ragmon_traces_total", outcome="error") == 1
+
+
 async def test_a_sidecar_hearing_one_service_holds_no_caller_for_its_callees(start_sidecar: Start) -> None:
     # Beside one app, the callee's spans go to its own sidecar: once the first --decision-wait (3 s) after
     # the first spans has shown that one service alone sends here, rag-api's part, with its call to

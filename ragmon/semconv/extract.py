@@ -162,8 +162,9 @@ in order: GenAI attribute names are shared, so OpenLLMetry is told by its own ma
 _ERROR_TYPE = "error.type"
 _EXCEPTION_EVENT = "exception"
 _EXCEPTION_TYPE = "exception.type"
-_NOTHING = "documents and answer"
-"""The field of a trace that recorded neither: what is missing, as no one attribute is."""
+NOTHING = "documents and answer"
+"""The field of a trace that recorded neither: what is missing, as no one attribute is; what another
+service's part of the trace may hold (`ragmon.service`)."""
 _CHAINS = frozenset({Role.CHAIN})
 _LLMS = frozenset({Role.LLM})
 _TOOLS = frozenset({Role.TOOL})
@@ -2116,7 +2117,7 @@ def _unanswered(view: _View, tops: list[Span], contexts: tuple[Context, ...] | N
         raise ExtractionError(failed, "status",
                               f"the request failed: no answer to score ({_failure(failed)})")
     if contexts is None:
-        raise ExtractionError(requests[0], _NOTHING,
+        raise ExtractionError(requests[0], NOTHING,
                               "the request recorded neither documents nor an answer: nothing to score")
     roots = [span for span in view.spans if view.depth(span) == 0]
     if roots and not any(may_be_local_root(span) for span in roots):

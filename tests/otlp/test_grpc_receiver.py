@@ -137,6 +137,25 @@ async def test_a_call_streaming_other_than_one_message_is_invalid_argument_and_c
     assert sink.offers == [] and sink.rejects == [(1, "decode_error")]
 
 
+async def test_a_message_whose_stream_is_left_open_is_taken(serve, sink, sdk_spans):
+    # The end of the stream is waited for a second after the message, not held to the 30 s for a body.
+    target = await serve()
+    request = encode_spans(sdk_spans).SerializeToString()
+    opened = asyncio.Event()
+
+    async def stream() -> AsyncIterator[bytes]:
+        yield request
+        await opened.wait()
+
+    async with grpc.aio.insecure_channel(target) as channel:
+        export = channel.stream_unary(EXPORT, request_serializer=None, response_deserializer=None)
+        started = asyncio.get_running_loop().time()
+        await export(stream(), timeout=10)
+        assert asyncio.get_running_loop().time() - started < 5
+    opened.set()
+    assert len(sink.spans) == len(sdk_spans) and sink.rejects == []
+
+
 async def test_a_full_queue_is_unavailable_with_retry_info(serve, sink, sdk_spans):
     target = await serve()
     sink.refusals = -1
