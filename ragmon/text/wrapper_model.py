@@ -159,7 +159,7 @@ def reads_as_wrapper(sentence: str) -> bool:
     pieces = _with_elisions(tokens) if "'" in low else tokens
     if mark is None and not _addresses(low, pieces):
         return False
-    if _goes_on(tokens, pieces) or _states_a_verdict(low):
+    if _goes_on(tokens, pieces) or _states_a_verdict(low) or _tells(low):
         return False
     text = low.strip(_EDGES)
     if text.isascii():  # no digit (it ended above): the table's words are the pattern's, but for apostrophes
@@ -258,7 +258,7 @@ was talk to the user, checked by no judge. Not a judgement of it ("your frustrat
 you a quote"), nor "your best bet is ...": a courtesy's or a pointer's."""
 _DONE_OR_ALLOWED = deferred(
     r"\W*(?:you(?: can|'re able to| are able to)|(?:we|i)(?:'ve| have))\s+(?:(?:also|now|already|still|"
-    r"always|just|usually|often)\s+)?(?!(?:help|assist|ask|check|checked|look|looked|clarify|explain|reach|"
+    r"always|just|usually|often)\s+)?+(?!(?:help|assist|ask|check|checked|look|looked|clarify|explain|reach|"
     r"contact|let|find|see|try|keep|get|got|search|searched|review|reviewed|read|gone|go|sort|be|been)\b)"
     r"[a-z]+")
 """What the user can do or what was done for them ("you can cancel anytime", "we've credited your

@@ -61,6 +61,15 @@ def test_a_verdict_asked_after_leaves_a_pointer_the_models(pointer: str) -> None
     assert [c.text for c in split_claims(f"Loans last 3 weeks. {pointer}")] == ["Loans last 3 weeks."]
 
 
+@pytest.mark.parametrize("claim", ["You can cancel anytime!", "We've credited your account!",
+                                   "Your claim was approved!"])
+def test_what_the_user_can_do_or_what_became_of_a_thing_of_theirs_is_a_claim(claim: str) -> None:
+    # Closing an answer, the model took each for talk to the user: a promise no judge checked.
+    assert [c.text for c in split_claims(f"Refunds take 5 days. {claim}")] == ["Refunds take 5 days.", claim]
+    assert [c.text for c in split_claims("Refunds take 5 days. You can ask me anytime!")] == [
+        "Refunds take 5 days."]
+
+
 def test_a_sentence_not_addressing_the_user_is_never_the_models() -> None:
     # No word for the user or the assistant, no "!" or "?": the model may not take it, however sure it is
     # (the phrases may: "Enjoy the concert!" is theirs).
