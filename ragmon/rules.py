@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 37
+SCORING_RULES = 38
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -125,9 +125,17 @@ claim's count per a period of one word ("2 tablets daily"), a verdict negated wi
 "currently" as turned by the page's sentence stating it plainly, and a page's "no longer" as turning a
 plain claim, megawatt- and gigawatt-hours as units, Japanese "私" before a particle as one refusing, the
 ordinal indicators ("1.º", "2.ª") as no terms, and names the claim's count, not a header's number, in a
-table cell's reason"""
+table cell's reason; 38 the first that reads a count before "may", "Mars" or "mayo" going on as the English
+word ("3 may be returned", "2 Mars rovers") as no day of the month unless a word dates follow comes before
+it ("after 31 May incur"), sets "no longer" and "currently" against a time only the other side states
+(a "from" opening one: "from May", "from Q3 2026", "from the next release"), never takes a verdict said of
+a subject ("Shipping is free!") for talk to the user, reads more filler ("Good news!", "In short, yes.",
+"Here's a quick summary.", "This is based on the provided documents.", "This is not legal advice."), a
+courtesy joined by a dash as by a comma when each part talks to the user, and a sentence or a courtesy's
+tail telling what became of a thing of the user's or what they can do ("your claim was approved", "you can
+cancel anytime") as a claim"""
 
-PER_EXAMPLE_RULES = 37
+PER_EXAMPLE_RULES = 38
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
