@@ -217,9 +217,9 @@ class _TraceService:
                 "decode_error", "more than one request message in one Export call: Export is unary, one "
                                 "ExportTraceServiceRequest a call"))
         if not isinstance(message, bytes):
-            if context.cancelled() or context.done():  # the sender dropped out: nothing of it was received
-                await context.abort(grpc.StatusCode.CANCELLED, "the call was cancelled")
-            await self._refuse(context, metadata, Refused("decode_error", "no request message"))
+            # Not counted: a sender that dropped out, and gRPC refusing a message over its own cap, end the
+            # read so too, and nothing of either was received.
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "no request message")
         assert isinstance(message, bytes)  # the aborts raised otherwise
         return message
 
