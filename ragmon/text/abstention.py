@@ -153,6 +153,49 @@ apart from the cues: as one of them, its `^` cost the cues' search the scan for 
 and the search took seven times as long (52 µs a sentence, 15% of the lexical judge's instructions)."""
 
 
+_OWN_SOURCE = (r"(?:documents?|docs?|pages?|information|info|articles?|polic(?:y|ies)|leaflets?|guides?|"
+               r"guidance|texts?|excerpts?|extracts?|sources?|materials?|context|files?|handbook|faqs?|"
+               r"details|notes|sections?|summary|brochure|terms|website|site|content|passages?|data)")
+"""What an answer calls a text it was given when it says what that text is about."""
+_HOLDS = (r"(?:i (?:have|had|can see|could see|can access|have access to|was given|were given|'ve got|"
+          r"'ve been given|am looking at|'m looking at|received)"
+          r"|(?:available|provided|given|shared)(?: to me| with me)?|you (?:shared|provided|sent))")
+"""The answerer holding its sources: "the page I can see", "the document available to me"."""
+_SCOPE = deferred(
+    r"\W*(?:(?:unfortunately|sorry|i'm sorry|i am sorry|i'm afraid|i am afraid|however)\W+)?"
+    r"(?:(?:the|this|that|my)(?P<only> only)? (?:[\w'-]+ ){0,3}?" + _OWN_SOURCE + r"(?: (?:that|which))? "
+    + _HOLDS + r"(?: (?:here|now|from|on|for) [^,.;:!?]{1,40}?)?|(?:what|all) i (?:have|can see|"
+    r"was given|'ve got)(?: here)?)"
+    r"(?P<verb>(?: (?:only|just|mainly|mostly|solely|specifically))? (?:(?:is|are|was|were)(?: (?:only|just|"
+    r"all|mainly|mostly|solely|specifically|entirely))? (?:about|on|limited to|restricted to|focused on|for|"
+    r"from|the|an?)|covers?|covered|deals? with|dealt with|relates? to|concerns?|focus(?:es)? on|"
+    r"talks? about|describes?)\b)")
+"""A refusal saying what the answerer's sources are about, narrowly ("The page I can see is about resident
+parking permits only.", "The only document I have is the savings account summary, which doesn't cover
+mortgages.", "What I have is the leave policy, which deals with holiday rather than career breaks."): an
+account of the sources, not of the subject; read as a claim, a refusal naming what they leave out
+("mortgages") was flagged as made up. Narrowly: "only", "just" or "solely" says so, or every clause after
+the first is a denial (`_NARROWS`): "The page I have is about refunds, which take 10 days." states a fact
+of its own, and so does a source that "says" or "mentions" anything (no verb here is one). With no figure
+but a year ("the 2023 fee schedule"): "The page I have only covers flood damage up to $5,000." tells what
+a policy pays for."""
+_YEAR = deferred(r"\b(?:19|20)[0-9]{2}\b")
+_NARROWS = deferred(r"\b(?:not|no|nothing|none|neither|rather than|instead of|only|just|solely)\b|n't\b")
+_SCOPE_CLAUSE = deferred(r"[,;]\s*|\s[-—–]\s")
+
+
+def _states_the_scope(low: str) -> bool:
+    """Whether `low` (normalised) is only a narrow account of what the answerer's sources are about
+    (`_SCOPE`)."""
+    found = _SCOPE.match(low)
+    if found is None or _DIGIT.search(_YEAR.sub("", low)) is not None:
+        return False
+    first, *rest = _SCOPE_CLAUSE.split(low[found.end("verb"):])
+    if not all(_NARROWS.search(clause) for clause in rest if clause.strip(" .!")):
+        return False
+    return bool(found.group("only") or rest or _NARROWS.search(found.group("verb") + first))
+
+
 def _declines(low: str) -> bool:
     """Whether a cue is in `low` (normalised), or it opens with a source that says nothing, with "not
     mentioned in the ..." (`_NOT_THERE`), or with "neither" or "no" of the documents (`_NO_DOCUMENT`)."""
@@ -245,6 +288,9 @@ def _refuses(low: str, terms: frozenset[str]) -> bool:
     if (_may_decline(low, terms) and _cued(low)
             and (_declines(low) or _NOT_AVAILABLE.fullmatch(low) is not None)):
         return not _asserts_beside(low) and not _states_of_its_own(low, _ENGLISH_REASONS)
+    if (("i " in low or "available" in low or "given" in low or "provided" in low or "shared" in low)
+            and _states_the_scope(low)):
+        return not _asserts_beside(low)
     if not low.isascii() and wide(low):
         if _CJK_REFUSAL.fullmatch(low):
             return True

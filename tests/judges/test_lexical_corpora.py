@@ -1058,7 +1058,8 @@ CHATTY_ANSWERS_5 = {
     # labels, tables, sources lines, meta statements and disclaimers. Measured once at scoring rules 38's
     # first filler (README: 34 no-claims read as claims, 30 false alarms, 15 of 20 made-up sentences
     # caught), then 29 after the dash rule fitted to the older sets, 27 after two lead-ins fitted to it
-    # ("Here's the key information.", "Let me walk you through it."). Not trained on.
+    # ("Here's the key information.", "Let me walk you through it."), 20 after scoring rules 39 read seven
+    # English refusals saying what their one page covers as declining (fitted to this set). Not trained on.
     # Made up in the page's own words, or beside a sentence it states (a condition added, a way to pay).
     ("en-i11", "made-up sentence passed",
      "To qualify, you just need to send Riverdale proof of the repair, such as a plumber's invoice."),
@@ -1132,27 +1133,9 @@ CHATTY_ANSWERS_5 = {
      "Como você pagou no Pix, o reembolso sai em até 5 dias úteis depois que o tênis chegar ao centro de "
      "distribuição."),
     ("pt-g1", "false alarm", "Tudo bem?"),
-    # Refusals saying what the one document covers ("The only document I have is about ..."), which no cue
-    # reads as declining: a statement of scope asserts what the page is about.
+    # Refusals in German and Italian saying what the one document covers, which no cue reads as declining:
+    # a statement of scope asserts what the page is about (the English ones decline since scoring rules 39).
     ("de-r1", "read as a claim", "Das Dokument, auf das ich zugreifen kann, behandelt nur das Thema Umzug."),
-    ("en-r1", "read as a claim",
-     "I'm afraid the document I have only covers the Brightview Rewards points scheme, and it doesn't say "
-     "anything about price matching."),
-    ("en-r2", "read as a claim",
-     "The page I can see is about changing bookings and check-in times, not about travelling with animals."),
-    ("en-r3", "read as a claim",
-     "The only document I have is the Easy Saver savings account summary, which doesn't cover mortgages or "
-     "overpayment allowances."),
-    ("en-r4", "read as a claim",
-     "What I have is the annual leave policy, which deals with holiday entitlement and carry-over rather "
-     "than career breaks."),
-    ("en-r6", "read as a claim", "The council page I can see is about resident parking permits only."),
-    ("en-r7", "read as a claim",
-     "The only HomeGuard document I have is about the Home Emergency Cover add-on, and it doesn't say "
-     "anything about theft of possessions like bikes."),
-    ("en-r8", "read as a claim",
-     "The information I have from Hollins Primary is about school meals, and it doesn't mention uniform "
-     "costs or any grants for them."),
     ("it-r1", "read as a claim",
      "L'unico documento disponibile riguarda i buoni pasto, quindi non posso dirti quanti giorni di lavoro "
      "da remoto sono previsti."),

@@ -761,3 +761,33 @@ def test_the_sources_not_saying_what_a_pronoun_names_is_a_refusal(refusal: str) 
 ])
 def test_a_pronoun_refusal_of_other_things_or_with_a_fact_after_it_is_a_claim(claim: str) -> None:
     assert [c.text for c in split_claims(claim)] == [claim]
+
+
+@pytest.mark.parametrize("refusal", [
+    # What the answerer's one source is about, narrowly: honest refusals that had been claims, and
+    # flagged as made up where they named what the source leaves out.
+    "The page I can see is about resident parking permits only.",
+    "The only document I have is the savings account summary, which doesn't cover mortgages.",
+    "What I have is the leave policy, which deals with holiday entitlement rather than career breaks.",
+    "I'm afraid the guide I was given only covers returns, and it doesn't say anything about exchanges.",
+    "The information I have from the school is about meals, not about uniforms.",
+    "The only document available to me is the 2023 fee schedule.",
+    "The page you shared only covers domestic flights.",
+])
+def test_a_refusal_saying_what_its_sources_are_about_is_no_claim(refusal: str) -> None:
+    assert split_claims(refusal) == ()
+
+
+@pytest.mark.parametrize("claim", [
+    "The page I have is about refunds, which take 10 days.",  # a clause of its own
+    "The only document I have is the price list, which says the fee is waived.",
+    "The document I have says refunds take 10 days.",  # what it says, not what it is about
+    "The leaflet I have says the clinic closes on Sundays.",
+    "The page I was given is about the clinic, which closes on Sundays.",
+    "The page I have only covers flood damage up to $5,000.",  # a figure: what a policy pays for
+    "The policy we have only covers flood damage.",  # "we": a company's own policy
+    "The page I have only covers returns, but refunds take 5 days.",
+    "The page I can see covers refunds for damaged items.",  # not narrowed: what the page holds
+])
+def test_what_a_source_holds_or_a_clause_beside_its_scope_is_a_claim(claim: str) -> None:
+    assert [c.text for c in split_claims(claim)] == [claim]
