@@ -800,22 +800,32 @@ _PARTY = r"(?:(?:the |your |our |their |a |an )?(?:[a-z][\w'-]* ){0,2}?(?:" + "|
 ("checking with Redline directly", "contacting Northmere Building Society to confirm")."""
 _ASK = (r"(?:(?:contact|reach out to|ask|check with|check|speak (?:to|with)|talk to|get in touch with|"
         r"consult|visit|call|double-check with|confirm with)(?:ing)?|reaching out to|getting in touch with|"
-        r"speaking (?:to|with)|"
-        r"checking with|double-checking with) ")
+        r"speaking (?:to|with)|checking with|double-checking with|confirming with|verify(?:ing)? with|"
+        r"(?:double-)?check(?:ing)? on) ")
+_MAY_CHANGE = (r"(?:policies|prices|charges|fees|rates|fares|terms|rules|details|timetables|schedules|"
+               r"availability|opening hours|requirements|benefits|things) "
+               r"(?:can|may|might|could|do|sometimes) (?:change|vary|be updated)"
+               r"(?: over time| at any time| from time to time| without notice)?,? "
+               r"(?:so|and) ")
+"""A disclaimer that what the answer says may change, leading a pointer to check it ("Policies can change, so
+double-check on the airline's site before you book."): the answerer's caution, not a fact of the page, and
+the pointer after it needs no hedge: the disclaimer is one."""
 _REFERRAL = deferred(
-    r"[\W_]*(?:(?:for|about|regarding) [^\d,.;:!?]{1,40}, |if [^\d,.;:!?]{1,40}, )?"
+    r"[\W_]*(?:(?:for|about|regarding) [^\d,.;:!?]{1,40}, |if [^\d,.;:!?]{1,40}, |(?P<changes>"
+    + _MAY_CHANGE + "))?"
     r"(?:you (?:may|might) (?:also )?want to|i(?:'d| would)? (?:also )?(?:recommend|suggest)|"
     r"we (?:recommend|suggest)|it (?:may|might|would|could) be (?:worth|best to|a good idea to|wise to)|"
     r"it(?:'s| is) (?:still |always )?(?:best|a good idea|wise) to|it(?:'s| is) worth|you could(?: also)?|"
     r"it(?:'d| would) be (?:best|a good idea|worth|wise) to|(?:it's )?best to|you may wish to|"
     r"(?:you could )?consider|your best bet is to|you can (?:also )?|please|what i(?:'d| would) "
-    r"(?:suggest|recommend)[\W_]*) ?" + _ASK + _PARTY
+    r"(?:suggest|recommend)[\W_]*|(?(changes)|(?!))) ?" + _ASK + _PARTY
     + r"(?: (?:or|and) (?:" + _ASK + ")?" + _PARTY + ")?"
     r"(?: directly)?(?:(?: to confirm(?: (?:whether|if|how|your|the) [^\d.;:!?@]{0,50})?"
     r"| (?:whether|if) [^\d.;:!?@]{1,60}"
     r"| to (?:ask|find out|check) (?:about |whether |if )?[^\d.;:!?@]{0,60}"
     r"| at your (?:local )?(?:location|branch|store|club|office|pharmacy|site)"
-    r"| before (?:you )?(?:book|booking|travel|travell?ing|buy|buying|sign|signing|fly|flying|order|ordering|"
+    r"| (?:before|when) (?:you )?(?:book|booking|travel|travell?ing|buy|buying|sign|signing|fly|flying|order|"
+    r"ordering|"
     r"submit|submitting|apply|applying|go|going|leave|leaving|set off)"
     r"|, who (?:can|will|should be able to) (?:look|check|help|advise|confirm|review)[^\d.;:!?@]{0,50}"
     r"| before (?:combining|taking|using|starting|giving|mixing|making|sending|paying|submitting) "
@@ -954,7 +964,8 @@ _PLACED_TERMS = profile("right best better placed place source able tell confirm
                         "know latest").terms
 """A term of every sentence `_BEST_PLACED` may match: one with none is spared its pattern."""
 _REFERRAL_TERMS = frozenset(
-    ("contact", "reach", "ask", "check", "speak", "talk", "touch", "consult", "visit", "call"))
+    ("contact", "reach", "ask", "check", "speak", "talk", "touch", "consult", "visit", "call", "confirm",
+     "verifi"))
 """The stems of the verbs of `_REFERRAL`: a sentence with none of them is spared the pattern."""
 _LONGEST_REFERRAL = 200
 _EUROPEAN_CUE_TERMS = frozenset(term for word in european_courtesy.CUE_WORDS for term in profile(word).terms)

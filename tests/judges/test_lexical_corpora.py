@@ -1058,8 +1058,9 @@ CHATTY_ANSWERS_5 = {
     # labels, tables, sources lines, meta statements and disclaimers. Measured once at scoring rules 38's
     # first filler (README: 34 no-claims read as claims, 30 false alarms, 15 of 20 made-up sentences
     # caught), then 29 after the dash rule fitted to the older sets, 27 after two lead-ins fitted to it
-    # ("Here's the key information.", "Let me walk you through it."), 20 after scoring rules 39 read seven
-    # English refusals saying what their one page covers as declining (fitted to this set). Not trained on.
+    # ("Here's the key information.", "Let me walk you through it."), 18 after scoring rules 39 read seven
+    # English refusals saying what their one page covers as declining and two disclaimers that prices change
+    # leading a pointer as no claims (both fitted to this set). Not trained on.
     # Made up in the page's own words, or beside a sentence it states (a condition added, a way to pay).
     ("en-i11", "made-up sentence passed",
      "To qualify, you just need to send Riverdale proof of the repair, such as a plumber's invoice."),
@@ -1146,10 +1147,6 @@ CHATTY_ANSWERS_5 = {
     ("en-g1", "read as a claim", "**Short answer:** yes, most likely — with one catch."),
     ("es-i1", "read as a claim", "La respuesta corta es no."),
     ("it-i1", "read as a claim", "In breve: sì."),
-    ("en-g2", "read as a claim",
-     "Policies can change, so double-check on the airline's site before you book."),
-    ("en-i6", "read as a claim",
-     "Charges can change, so it's worth confirming with reception when you book."),
     ("fr-g2", "read as a claim", "Les prix peuvent évoluer, pensez à vérifier avant de vous abonner."),
     ("en-r1", "read as a claim",
      "The quickest way to get a definite answer would be to ask a member of staff in store or contact "

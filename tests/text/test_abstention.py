@@ -791,3 +791,26 @@ def test_a_refusal_saying_what_its_sources_are_about_is_no_claim(refusal: str) -
 ])
 def test_what_a_source_holds_or_a_clause_beside_its_scope_is_a_claim(claim: str) -> None:
     assert [c.text for c in split_claims(claim)] == [claim]
+
+
+@pytest.mark.parametrize("disclaimer", [
+    # That what the answer says may change, and where to check it: caution, not a fact of the page.
+    "Policies can change, so double-check on the airline's site before you book.",
+    "Charges can change, so it's worth confirming with reception when you book.",
+    "Fees may vary, so check with your insurer.",
+    "Timetables can change over time, so I'd recommend checking with the station before you travel.",
+    "It's worth confirming with reception when you book.",
+])
+def test_a_disclaimer_that_things_change_leading_a_pointer_is_no_claim(disclaimer: str) -> None:
+    assert split_claims(disclaimer) == ()
+
+
+@pytest.mark.parametrize("claim", [
+    "Policies can change, so check the fee is waived.",  # no one to ask: what to check is a claim
+    "Prices can change, so contact the hotel and they will waive the fee.",  # what the party will do
+    "Fees can change, so confirm with reception when you book the 5 dollar room.",
+    "Double-check on the airline's site before you book.",  # an instruction with no hedge nor disclaimer
+    "Prices can change, so the fee is now 5 dollars.",
+])
+def test_what_a_disclaimer_goes_on_to_state_is_a_claim(claim: str) -> None:
+    assert [c.text for c in split_claims(claim)] == [claim]
