@@ -25,6 +25,7 @@ from ragmon.text.terms import (
     SUPERSCRIPT_CITATION,
     TextProfile,
     is_cjk,
+    normalise,
     profile,
     read_terms,
     wordset,
@@ -783,7 +784,7 @@ _FENCE_OR_TAG = deferred(
 """A code block's opening or closing line ("```json": its language's name is no claim, the code is), or a
 line of tags only ("<answer>", "</answer>")."""
 _BOLD_LINE = deferred(r"[ \t]*+(\*\*|__)(?:(?:step[ \t]+)?(?:[0-9]{1,2}|[a-z])[.)][ \t]+)?"
-                        r"([^*_.!?\n]{1,120})\1[ \t]*+:?[ \t]*+", re.IGNORECASE)
+                        r"([^*_.!?\n]{1,120})(\?)?\1[ \t]*+:?[ \t]*+", re.IGNORECASE)
 """A line all in bold, its number in a list of sections with it ("**1. Return window**", "**A) Fees**",
 "**Step 2. Ship it**"): a chat model's numbered headings had been cut after the number, "Return window**"
 left a claim no context holds."""
@@ -795,6 +796,20 @@ _MAY_SKIP = _MAY_BE_SKIPPED | {"#", "["}
 _LONGEST_BOLD_TITLE = 3
 """The most words of a title in bold written in sentence case ("**Key takeaways**"): "**Refunds take 30
 days**" is a claim in bold."""
+_LONGEST_PHRASE_TITLE = 6
+"""The most words of such a title whose function words only join its nouns (`_JOINING`: "**Your subsidy
+rate**", "**Points on the catering order**", "**Another option for your son**")."""
+_JOINING = wordset("a an the your my our their his her its this these those another other for on in of to "
+                   "with about from at by per into after before and or vs")
+"""Function words a noun phrase is joined with: determiners, possessives, prepositions and conjunctions, no
+auxiliary, pronoun or negation, which make a line a statement ("**Your refund is on its way**")."""
+_WH_HEADING = deferred(r"(?:how|what|why|when|where|which|who|if|whether)\b", re.IGNORECASE)
+"""A bold line opening with a question word or "if", over another line, titles what follows ("**How to
+apply**", "**What happens now**", "**If service is disconnected**"): a clause that asks or sets a case
+asserts nothing. So does a question in bold ("**Are all hours covered?**"). Not with a negation: "**Why the
+crown isn't covered**" says that it is not."""
+_LONGEST_ASKING_TITLE = 10
+"""The most words of such a title: a longer line in bold is more likely a question put to the user."""
 
 
 def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) -> bool:
@@ -810,10 +825,16 @@ def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) ->
         return False
     title = bold.group(2)
     words = title.split()
-    if all(word[0].isupper() for word in words if len(word) > 3):
+    if bold.group(3) is None and all(word[0].isupper() for word in words if len(word) > 3):
         return True
-    return (below is not None and len(words) <= _LONGEST_BOLD_TITLE
-            and _names_only(title, _is_item(text, below)))
+    if below is None:
+        return False
+    if bold.group(3) is not None or _WH_HEADING.match(title) is not None:
+        low = normalise(title)
+        return (len(words) <= _LONGEST_ASKING_TITLE and "n't" not in low
+                and _NEGATING.isdisjoint(_NEXT_WORD.findall(low)))
+    return ((len(words) <= _LONGEST_BOLD_TITLE and _names_only(title, _is_item(text, below)))
+            or (len(words) <= _LONGEST_PHRASE_TITLE and _names_only(title, _is_item(text, below), _JOINING)))
 
 
 def _is_item(text: str, line: tuple[int, int]) -> bool:
@@ -964,7 +985,7 @@ _VERDICTS = _DENIALS | wordset(
 "Returns accepted"); before it they only say which ones ("Supported devices", "Required documents")."""
 
 
-def _names_only(title: str, over_list: bool) -> bool:
+def _names_only(title: str, over_list: bool, joining: frozenset[str] = frozenset()) -> bool:
     """Whether a short line can only name what follows it: a word of four letters or more, no digit, no
     function or negating word, no verdict after its first word (`_VERDICTS`), and no Chinese or Japanese,
     whose words no space counts ("- 不退款", no refunds, had read as a title, and the claim went
@@ -976,7 +997,8 @@ def _names_only(title: str, over_list: bool) -> bool:
     words = _NEXT_WORD.findall(title.lower())
     verdicts = _DENIALS if over_list else _VERDICTS
     return (any(len(word) > 3 for word in words) and not any(map(str.isdigit, title)) and not is_cjk(title)
-            and FUNCTION_WORDS.isdisjoint(words) and _NEGATING.isdisjoint(words)
+            and FUNCTION_WORDS.isdisjoint(word for word in words if word not in joining)
+            and _NEGATING.isdisjoint(words)
             and verdicts.isdisjoint(title.lower().split()[1:]))
 
 

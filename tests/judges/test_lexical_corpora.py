@@ -1634,7 +1634,6 @@ REFUSALS_PLAIN_2 = {
     ("rp2-en-grounded-01", "read as a claim",
      "On sibling priority, though, I've come up empty: the admissions information doesn't set out how "
      "places are ranked when the school is oversubscribed."),
-    ("rp2-en-grounded-02", "read as a claim", "**Dental cleaning for cats**"),
     ("rp2-en-grounded-02", "read as a claim",
      "It's worth asking the reception team for a full written estimate."),
     ("rp2-en-invented-01", "false alarm",

@@ -255,6 +255,30 @@ def test_a_title_naming_what_follows_stays_a_title(title: str) -> None:
     assert claims(scored(answer)) == ["Exchanges are free of charge."]
 
 
+@pytest.mark.parametrize("title", [
+    "Your subsidy rate", "Points on the catering order", "The household rule", "How to apply",
+    "What happens now", "If service is disconnected", "Why you're seeing 429 errors",
+    "Are all hours covered?", "When could deletion happen?",
+])
+def test_a_heading_in_bold_as_chat_assistants_write_them_is_a_title(title: str) -> None:
+    # A noun phrase joined by determiners and prepositions, a clause opening with a question word or "if",
+    # a question: each titles the paragraph under it. Read as claims, a grounded answer's headings were
+    # claims no page holds (29 of a sixth red team's 100 no-claims read as claims).
+    answer = f"**{title}**\nExchanges are free of charge."
+    assert claims(scored(answer)) == ["Exchanges are free of charge."]
+
+
+@pytest.mark.parametrize("line", [
+    "Your refund is on its way",  # an auxiliary: a statement in bold
+    "Why the crown isn't covered",  # a negation: the clause says it is not covered
+    "Why the crown is not covered",
+    "Refunds for your order are final",
+])
+def test_a_statement_in_bold_over_a_paragraph_is_still_a_claim(line: str) -> None:
+    assert claims(scored(f"**{line}**\nExchanges are free of charge.")) == [
+        f"**{line}**", "Exchanges are free of charge."]
+
+
 NEEDS = "The Pro plan includes 24/7 support and 5 seats. To return an item you need an ID and a receipt."
 
 
