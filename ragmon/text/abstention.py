@@ -29,9 +29,11 @@ _CANNOT = r"(?: cannot| can't| can not| am unable to|'m unable to| am not able t
 """What follows "i" in a cue that the answerer cannot do something; each form contains "not", "n't" or
 "unable", so `_cued` lets them through."""
 _SEARCHED = (r"(?:i|we)(?: have|'ve)? (?:checked|searched|reviewed|read|looked (?:at|through|in)|went "
-             r"through) (?:the |both |all |these |those )?(?:[a-z]+ ){0,2}?" + SOURCE_NOUN)
+             r"through) (?:the |both |all |these |those |our |my |your )?(?:[a-z]+ ){0,3}?(?:" + SOURCE_NOUN
+             + r"|pages?|polic(?:y|ies)|guides?|handbook|faqs?|articles?|terms)")
 """Where the answerer looked, before what it found there: "I checked the documents, but they don't mention
-foster care.", "We searched the provided sources and none of them mentions it."."""
+foster care.", "We searched the provided sources and none of them mentions it.", "I checked our returns and
+exchanges policy, but it doesn't mention price adjustments."."""
 _THEY_DECLINE = (r"(?:(?:they|it) (?:do not|don't|does not|doesn't|did not|didn't) (?:mention|say|discuss)|"
                  r"(?:neither|none)(?: of them)? (?:mentions?|says?|discuss(?:es)?))\b")
 """What the sources looked in do not say, by a pronoun (`_SEARCHED` before it). Not "cover" or "address":
@@ -163,25 +165,38 @@ _HOLDS = (r"(?:i (?:have|had|can see|could see|can access|have access to|was giv
 """The answerer holding its sources: "the page I can see", "the document available to me"."""
 _SCOPE = deferred(
     r"\W*(?:(?:unfortunately|sorry|i'm sorry|i am sorry|i'm afraid|i am afraid|however)\W+)?"
+    r"(?:i (?:looked through|checked|searched|read|reviewed|went through) [^,.;:!?]{1,60}, but )?"
     r"(?:(?:the|this|that|my)(?P<only> only)? (?:[\w'-]+ ){0,3}?" + _OWN_SOURCE + r"(?: (?:that|which))? "
     + _HOLDS + r"(?: (?:here|now|from|on|for) [^,.;:!?]{1,40}?)?|(?:what|all) i (?:have|can see|"
     r"was given|'ve got)(?: here)?)"
     r"(?P<verb>(?: (?:only|just|mainly|mostly|solely|specifically))? (?:(?:is|are|was|were)(?: (?:only|just|"
     r"all|mainly|mostly|solely|specifically|entirely))? (?:about|on|limited to|restricted to|focused on|for|"
     r"from|the|an?)|covers?|covered|deals? with|dealt with|relates? to|concerns?|focus(?:es)? on|"
-    r"talks? about|describes?)\b)")
+    r"talks? about|describes?|explains?|lists?|outlines?|sets? out|goes over|includes?)\b)(?! that\b)")
 """A refusal saying what the answerer's sources are about, narrowly ("The page I can see is about resident
 parking permits only.", "The only document I have is the savings account summary, which doesn't cover
-mortgages.", "What I have is the leave policy, which deals with holiday rather than career breaks."): an
-account of the sources, not of the subject; read as a claim, a refusal naming what they leave out
-("mortgages") was flagged as made up. Narrowly: "only", "just" or "solely" says so, or every clause after
-the first is a denial (`_NARROWS`): "The page I have is about refunds, which take 10 days." states a fact
-of its own, and so does a source that "says" or "mentions" anything (no verb here is one). With no figure
-but a year ("the 2023 fee schedule"): "The page I have only covers flood damage up to $5,000." tells what
-a policy pays for."""
+mortgages.", "The handbook section I have explains how leave is accrued and the balance cap, but it
+doesn't cover unused leave."): an account of the sources, not of the subject; read as a claim, a refusal
+naming what they leave out ("mortgages") was flagged as made up. Narrowly: "only", "just" or "solely" says
+so, or a denial (`_NARROWS`) after what they are about; every clause after it that opens a statement of
+its own (`_NEW_CLAUSE`: "..., which take 10 days", "... but refunds are free") is a denial of what the
+sources hold ("which doesn't cover", not "which are not free"), and no other
+states anything (`_A_VERB`: "..., refunds take 10 days"). A source that "says" or "mentions" something, or
+"explains that", states it (no verb here is one). With no figure but a year ("the 2023 fee schedule"):
+"The page I have only covers flood damage up to $5,000." tells what a policy pays for."""
 _YEAR = deferred(r"\b(?:19|20)[0-9]{2}\b")
-_NARROWS = deferred(r"\b(?:not|no|nothing|none|neither|rather than|instead of|only|just|solely)\b|n't\b")
-_SCOPE_CLAUSE = deferred(r"[,;]\s*|\s[-—–]\s")
+_NARROWS = deferred(
+    r"^not\b|\b(?:only|just|solely|rather than|instead of|not (?:about|on|for|with)|"
+    r"nothing (?:about|on|regarding)|no (?:mention|information|details)|neither)\b"
+    r"|(?:\bnot|n't)(?: \w+)? (?:cover|mention|say|include|discuss|address|deal with|go into|tell|specify|"
+    r"state|list|explain|contain|have|touch on|get into)\b")
+_SCOPE_CLAUSE = deferred(r"(;)\s*|,\s*|\s[-—–]\s|\s(?=(?:but|which|whereas|though|although|so|yet)\b)")
+_NEW_CLAUSE = deferred(r"(?:and |but |so |yet )?(?:but|which|so|though|although|whereas|however|yet|while|it|"
+                       r"they|this|that|there)\b")
+_A_VERB = deferred(r"\b(?:is|are|was|were|be|been|will|would|can|could|may|might|must|should|has|have|had|"
+                   r"does|did|takes?|costs?|gets?|pays?|needs?|offers?|allows?|requires?|applies|lasts?|"
+                   r"charges?)\b|'(?:re|ll)\b")
+_TOPIC = deferred(r"(?:and |or )?(?:how|what|when|where|who|whether)\b")
 
 
 def _states_the_scope(low: str) -> bool:
@@ -190,10 +205,18 @@ def _states_the_scope(low: str) -> bool:
     found = _SCOPE.match(low)
     if found is None or _DIGIT.search(_YEAR.sub("", low)) is not None:
         return False
-    first, *rest = _SCOPE_CLAUSE.split(low[found.end("verb"):])
-    if not all(_NARROWS.search(clause) for clause in rest if clause.strip(" .!")):
-        return False
-    return bool(found.group("only") or rest or _NARROWS.search(found.group("verb") + first))
+    first, *parts = _SCOPE_CLAUSE.split(low[found.end("verb"):])
+    narrowed = bool(found.group("only")) or _NARROWS.search(found.group("verb") + first) is not None
+    for semicolon, clause in zip(parts[::2], parts[1::2], strict=True):
+        if not clause.strip(" .!"):
+            continue
+        denies = _NARROWS.search(clause) is not None
+        if (semicolon or _NEW_CLAUSE.match(clause)) and not denies:
+            return False
+        if not denies and _A_VERB.search(clause) is not None and _TOPIC.match(clause) is None:
+            return False
+        narrowed = narrowed or denies
+    return narrowed
 
 
 def _declines(low: str) -> bool:
@@ -247,7 +270,7 @@ _CUE_WORDS = (
     "say", "provide", "confirm", "verify", "locate", "give", "help", "assist", "info", "details", "data",
     "evidence",
     "mention", "indication", "reference", "specify", "state", "determined", "answered", "found", "inferred",
-    "confirmed", "mentioned", "guess", "speculate",
+    "confirmed", "mentioned", "guess", "speculate", "discuss",
 )
 """Words one of which every English refusal holds as a word of its own, with a space, a word boundary or
 "_" on either side: in every cue of `_CUES` and in `_THEY_SAY_NOTHING`, `_NOT_THERE` and `_NOT_AVAILABLE`
@@ -290,7 +313,7 @@ def _refuses(low: str, terms: frozenset[str]) -> bool:
         return not _asserts_beside(low) and not _states_of_its_own(low, _ENGLISH_REASONS)
     if (("i " in low or "available" in low or "given" in low or "provided" in low or "shared" in low)
             and _states_the_scope(low)):
-        return not _asserts_beside(low)
+        return True
     if not low.isascii() and wide(low):
         if _CJK_REFUSAL.fullmatch(low):
             return True

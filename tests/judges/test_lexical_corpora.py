@@ -592,9 +592,7 @@ ENGLISH_COUNTS = {
     ("mk-g2", "false alarm", "Family sits in between at 25."),
     ("sw-i4", "false alarm", "It also includes 6 activations."),
     ("vpn-i2", "false alarm", "If you need more locations, Standard offers 60."),
-    # Pointers and a closing in wordings no pattern knows, and a remark on what the pages cover.
-    ("pm-r1", "read as a claim",
-     "The pages I have describe Keystrand's plan limits, but they don't list any actual prices."),
+    # Pointers and a closing in wordings no pattern knows.
     # Counts moved in a table that the claim does not tie to one cell: a bullet naming no row, a column
     # its words do not name ("devices" for "Simultaneous devices" is named, but Lite's 25 is the locations'
     # and another passage gives 25 devices), a row the claim names by a word of another ("Starter").
@@ -951,9 +949,6 @@ CHATTY_ANSWERS_3 = {
      "Thursday at 14:00, for an extra £6 per person."),
     ("en-i9", "made-up sentence passed",
      "It lets you make up to 3 claims in any 3-year period without your NCD being reduced."),
-    ("en-r2", "read as a claim",
-     "The tariff information I have only covers what you pay for electricity; there's nothing about "
-     "payments for exported solar power."),
     ("en-r3", "read as a claim",
      "It would be best to check the full policy wording or ask PawSure directly to be sure."),
     ("es-i1", "read as a claim", "¡Buenas noticias!"),
@@ -1972,31 +1967,15 @@ CHATTY_ANSWERS_6 = {
     ("en-i9", "read as a claim", "Prices may change, so check the app for current rates."),
     ("en-r2", "read as a claim",
      "Thanks for the question — a weekly commute to the airport can definitely add up!"),
-    ("en-r2", "read as a claim",
-     "The fare information I have lists the zone fares, daily and weekly contactless caps, and concessions "
-     "for the Calder Metro network, but it doesn't mention the Airport Link at all."),
-    ("en-r3", "read as a claim",
-     "I looked through the benefits guide I have, but the section available to me only covers maternity "
-     "and newborn care, such as prenatal visits, delivery, and lactation support."),
     ("en-r3", "read as a claim",
      "The best next step would be to contact the benefits team or call the member services number on your "
      "insurance card and ask specifically about IVF coverage."),
-    ("en-r4", "read as a claim",
-     "I checked our returns and exchanges policy, but it doesn't mention price adjustments or refunding "
-     "the difference when an item is later discounted."),
     ("en-r5", "read as a claim",
      "Please call the Kestrel claims line or check your full policy schedule as soon as you can, and in "
      "the meantime it's a good idea to take photos of the damage before throwing anything away."),
     ("en-r6", "read as a claim",
      "For a 7.5m campervan, I'd recommend contacting the Isles Link reservations team directly so they can "
      "quote the right fare."),
-    ("en-r7", "read as a claim",
-     "The enrollment information I have covers age eligibility, the enrollment window, required documents, "
-     "and school hours, but it doesn't include anything about school bus service or transportation "
-     "eligibility."),
-    ("en-r8", "read as a claim",
-     "The handbook section I have access to explains how PTO is accrued, the balance cap, and how to "
-     "request time off, but it doesn't cover what happens to unused PTO when someone leaves the company."),
     ("es-g1", "read as a claim", "**Cómo pedir la baja**"),
     ("es-g1", "read as a claim", "**El router**"),
     ("es-g1", "read as a claim", "**Penalización por permanencia**"),

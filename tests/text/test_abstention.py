@@ -773,6 +773,14 @@ def test_a_pronoun_refusal_of_other_things_or_with_a_fact_after_it_is_a_claim(cl
     "The information I have from the school is about meals, not about uniforms.",
     "The only document available to me is the 2023 fee schedule.",
     "The page you shared only covers domestic flights.",
+    # What they list, then what they leave out; where the answerer looked first.
+    "The fare information I have lists the zone fares, daily caps, and concessions, but it doesn't mention "
+    "the Airport Link at all.",
+    "The handbook section I have access to explains how leave is accrued and the balance cap, but it doesn't "
+    "cover unused leave.",
+    "I looked through the benefits guide I have, but the section available to me only covers maternity care.",
+    "What I have covers the standard plans and how billing works, not special programs.",
+    "I checked our returns and exchanges policy, but it doesn't mention price adjustments.",
 ])
 def test_a_refusal_saying_what_its_sources_are_about_is_no_claim(refusal: str) -> None:
     assert split_claims(refusal) == ()
@@ -788,6 +796,10 @@ def test_a_refusal_saying_what_its_sources_are_about_is_no_claim(refusal: str) -
     "The policy we have only covers flood damage.",  # "we": a company's own policy
     "The page I have only covers returns, but refunds take 5 days.",
     "The page I can see covers refunds for damaged items.",  # not narrowed: what the page holds
+    "The page I have covers refunds, which are not free.",  # a denial of the refunds, not of the page
+    "The only page I have covers refunds, exchanges are free.",  # a clause of its own after a comma
+    "The only page I have covers refunds; exchanges are free.",
+    "The page I have explains that refunds are not free.",  # what it says
 ])
 def test_what_a_source_holds_or_a_clause_beside_its_scope_is_a_claim(claim: str) -> None:
     assert [c.text for c in split_claims(claim)] == [claim]
