@@ -799,11 +799,27 @@ days**" is a claim in bold."""
 _LONGEST_PHRASE_TITLE = 6
 """The most words of such a title whose function words only join its nouns (`_JOINING`: "**Your subsidy
 rate**", "**Points on the catering order**", "**Another option for your son**")."""
-_JOINING = wordset("a an the your my our their his her its this these those another other for on in of to "
-                   "with about from at by per into after before and or vs")
-"""Function words a noun phrase is joined with: determiners, possessives, prepositions and conjunctions, no
-auxiliary, pronoun or negation, which make a line a statement ("**Your refund is on its way**")."""
-_WH_HEADING = deferred(r"(?:how|what|why|when|where|which|who|if|whether)\b", re.IGNORECASE)
+_JOINING = wordset(
+    "a an the your my our their his her its this these those another other for on in of to with about from "
+    "at by per into after before and or vs "
+    "der die das den dem des ein eine einen einem einer eines ihr ihre ihren ihrem ihres dein deine deinen "
+    "unser unsere für von vom zum zur mit bei beim nach vor durch über auf im an am aus und oder "
+    "le la les l un une des du de d votre vos ton ta tes sa ses notre nos pour sur dans avec à au aux en "
+    "et ou "
+    "el los las una unos unas su sus tu tus nuestro nuestra del al a para por con sobre y o "
+    "il lo i gli uno dei degli delle della dello di da dal dalla per su sul sulla nel nella e tuo tua "
+    "vostro vostra suo "
+    "os as um do dos das em no na nos nas seu seus suas")
+"""Function words a noun phrase is joined with, in each language read: determiners, possessives,
+prepositions and conjunctions, no auxiliary, pronoun or negation, which make a line a statement ("**Your
+refund is on its way**")."""
+_STATING = wordset("est était sont ist war sind wird es son está están era fue è sono é estão foi hat "
+                   "tiene")
+"""Verbs of being and having that `FUNCTION_WORDS` leaves out, which make a line a statement: "**Votre
+remboursement est refusé**", "**Die Rückerstattung ist kostenlos**"."""
+_WH_HEADING = deferred(r"(?:how|what|why|when|where|which|who|if|whether|wie|was|warum|wann|wo|wenn|falls|"
+                       r"comment|pourquoi|quand|où|si|cómo|qué|por qué|cuándo|dónde|come|perché|quando|dove|"
+                       r"como|porquê|onde)\b", re.IGNORECASE)
 """A bold line opening with a question word or "if", over another line, titles what follows ("**How to
 apply**", "**What happens now**", "**If service is disconnected**"): a clause that asks or sets a case
 asserts nothing. So does a question in bold ("**Are all hours covered?**"). Not with a negation: "**Why the
@@ -834,7 +850,8 @@ def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) ->
         return (len(words) <= _LONGEST_ASKING_TITLE and "n't" not in low
                 and _NEGATING.isdisjoint(_NEXT_WORD.findall(low)))
     return ((len(words) <= _LONGEST_BOLD_TITLE and _names_only(title, _is_item(text, below)))
-            or (len(words) <= _LONGEST_PHRASE_TITLE and _names_only(title, _is_item(text, below), _JOINING)))
+            or (len(words) <= _LONGEST_PHRASE_TITLE and _names_only(title, _is_item(text, below), _JOINING)
+                and _STATING.isdisjoint(_NEXT_WORD.findall(title.lower()))))
 
 
 def _is_item(text: str, line: tuple[int, int]) -> bool:

@@ -1667,7 +1667,6 @@ REFUSALS_PLAIN_2 = {
      "Keep copies of your messages with the seller in case they're needed."),
     ("rp2-es-grounded-01", "read as a claim",
      "Te conviene confirmarlo con la Agencia Tributaria o con un asesor fiscal."),
-    ("rp2-es-grounded-02", "read as a claim", "**Plazos de cobro**"),
     ("rp2-es-invented-01", "made-up sentence passed",
      "No hay ninguna mención a una ruta escolar en la información del centro, porque el colegio no "
      "dispone de transporte propio."),
@@ -1901,7 +1900,6 @@ CHATTY_ANSWERS_6 = {
      "Se l'impresa userà l'ascensore per trasportare i materiali, il deposito cauzionale di 200 € va "
      "versato insieme alla comunicazione, almeno 10 giorni prima."),
     # No claims read as claims: courtesies, pointers, disclaimers and headings no rule reads.
-    ("de-g1", "read as a claim", "**Mehrkosten durch die Preiserhöhung**"),
     ("de-g1", "read as a claim", "**Vergleich ab 2026**"),
     ("de-g1", "read as a claim",
      "Bitte beachten Sie, dass es sich um eine Schätzung auf Basis Ihres angegebenen Verbrauchs handelt."),
@@ -1963,7 +1961,6 @@ CHATTY_ANSWERS_6 = {
      "Here's what a week-long compact rental in Denver would look like for you two."),
     ("en-i8", "read as a claim",
      "I'd double-check the details on your booking confirmation, as terms can change."),
-    ("en-i9", "read as a claim", "**As a guest**"),
     ("en-i9", "read as a claim", "Prices may change, so check the app for current rates."),
     ("en-r2", "read as a claim",
      "Thanks for the question — a weekly commute to the airport can definitely add up!"),
@@ -1976,12 +1973,8 @@ CHATTY_ANSWERS_6 = {
     ("en-r6", "read as a claim",
      "For a 7.5m campervan, I'd recommend contacting the Isles Link reservations team directly so they can "
      "quote the right fare."),
-    ("es-g1", "read as a claim", "**Cómo pedir la baja**"),
-    ("es-g1", "read as a claim", "**El router**"),
-    ("es-g1", "read as a claim", "**Penalización por permanencia**"),
     ("es-g1", "read as a claim",
      "Te recomiendo revisar la fecha exacta de alta en tu contrato para calcular el importe con precisión."),
-    ("es-i1", "read as a claim", "**Su gata**"),
     ("es-i1", "read as a claim",
      "Le recomendamos confirmar las condiciones en el momento de la compra, ya que pueden cambiar."),
     ("es-r1", "read as a claim",
@@ -1989,16 +1982,9 @@ CHATTY_ANSWERS_6 = {
     ("es-r1", "read as a claim",
      "La información que tengo de tu Póliza Completa solo trata la cobertura de fisioterapia y "
      "rehabilitación, y no menciona nada sobre tratamientos dentales ni implantes."),
-    ("fr-g1", "read as a claim", "**Votre remboursement**"),
-    ("fr-g2", "read as a claim", "**L'assurance annulation**"),
-    ("fr-g2", "read as a claim", "**Si vous annulez maintenant**"),
-    ("fr-g2", "read as a claim", "**Si vous attendez**"),
-    ("fr-g2", "read as a claim", "**Votre situation**"),
     ("fr-g2", "read as a claim",
      "Si vous devez annuler, je vous conseille donc de le faire avant cette date."),
-    ("it-g1", "read as a claim", "**Da sapere**"),
     ("it-g1", "read as a claim", "Che bello che tu voglia studiare tedesco!"),
-    ("it-i1", "read as a claim", "**Prima di iniziare i lavori**"),
     ("pt-r1", "read as a claim",
      "A informação de que disponho sobre as residências universitárias trata das candidaturas, das "
      "mensalidades, da caução e de algumas regras de funcionamento, mas não refere nada sobre animais de "

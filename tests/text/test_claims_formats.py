@@ -259,6 +259,8 @@ def test_a_title_naming_what_follows_stays_a_title(title: str) -> None:
     "Your subsidy rate", "Points on the catering order", "The household rule", "How to apply",
     "What happens now", "If service is disconnected", "Why you're seeing 429 errors",
     "Are all hours covered?", "When could deletion happen?",
+    "Votre remboursement", "Si vous annulez maintenant", "Cómo pedir la baja", "Penalización por permanencia",
+    "Mehrkosten durch die Preiserhöhung", "Prima di iniziare i lavori",
 ])
 def test_a_heading_in_bold_as_chat_assistants_write_them_is_a_title(title: str) -> None:
     # A noun phrase joined by determiners and prepositions, a clause opening with a question word or "if",
@@ -273,6 +275,8 @@ def test_a_heading_in_bold_as_chat_assistants_write_them_is_a_title(title: str) 
     "Why the crown isn't covered",  # a negation: the clause says it is not covered
     "Why the crown is not covered",
     "Refunds for your order are final",
+    "Votre remboursement est refusé",
+    "Die Rückerstattung ist kostenlos",
 ])
 def test_a_statement_in_bold_over_a_paragraph_is_still_a_claim(line: str) -> None:
     assert claims(scored(f"**{line}**\nExchanges are free of charge.")) == [
