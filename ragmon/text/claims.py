@@ -30,6 +30,7 @@ from ragmon.text.terms import (
     read_terms,
     wordset,
 )
+from ragmon.text.worked_sums import worked_results
 from ragmon.text.wrapper_model import reads_as_wrapper, states_after_comma, talks
 
 _HEADING = deferred(r"[ \t]*#{1,6}[ \t]")
@@ -1222,7 +1223,8 @@ def claim_profile(text: str) -> TextProfile:
     """The terms and numbers of a claim without an opening attribution ("Based on the provided context,",
     "The documents say that"): where the answer comes from is nothing a context holds, and the clause's
     two or three words ("provided", "context") made a sentence copied from its context fall short of the
-    threshold. Likewise without a label's field name ("**Price:**", `_label_terms`). A claim made by hand
+    threshold. Likewise without a label's field name ("**Price:**", `_label_terms`), and without the results
+    of the sums it works out (`worked_results`: "6 × €590 = €3,540" holds 6 and 590). A claim made by hand
     of such a clause or label alone is read whole: with nothing left to check, any context would support
     it."""
     read = profile(text)
@@ -1230,6 +1232,9 @@ def claim_profile(text: str) -> TextProfile:
     if start:
         rest = profile(text[start:])
         read = rest if rest.terms or rest.numbers else read
+    if read.numbers and (derived := worked_results(text)):
+        read = TextProfile(read.terms, read.numbers - derived, read.literals,
+                           frozenset(unit for unit in read.units if unit[0] not in derived))
     framing = _label_terms(text)
     if not framing or (not (terms := read.terms - framing) and not read.numbers):
         return read

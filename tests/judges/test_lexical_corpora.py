@@ -2014,7 +2014,6 @@ CHATTY_ANSWERS_6 = {
      "lifetime maximum for her."),
     ("en-g1", "false alarm",
      "👋 Thanks for reaching out — dental surprises are never fun, so let's sort out what your plan does."),
-    ("en-g10", "false alarm", "60% × $13.50 = **$8.10 per hour** in subsidy"),
     ("en-g10", "false alarm",
      "Both of you meet the activity test of at least 16 hours per fortnight (you do around 40 hours a "
      "fortnight, and your husband works full time), so you can get up to 72 subsidised hours per fortnight."),
@@ -2041,8 +2040,6 @@ CHATTY_ANSWERS_6 = {
      "| Early Bird (by 31 Jan) | 6 × €590 = €3,540 | 6 × €180 = €1,080 | **€4,620** |"),
     ("en-g12", "false alarm",
      "| Group discount in Feb | 6 × €790 − 15% = €4,029 | 6 × €180 = €1,080 | **€5,109** |"),
-    ("en-g13", "false alarm",
-     "Because you're buying after 1 October, both are half price: **$30 + $60 = $90** in total."),
     ("en-g13", "false alarm",
      "Permits run until 31 March, so you'll need new ones for the year starting 1 April."),
     ("en-g13", "false alarm",
@@ -2201,7 +2198,6 @@ CHATTY_ANSWERS_6 = {
     ("en-i9", "false alarm", "**Total: $94.99/month**"),
     ("en-i9", "false alarm", "Energy: 200 kWh × $0.44 = $88.00"),
     ("en-i9", "false alarm", "Energy: 200 kWh × $0.56 = $112.00"),
-    ("en-i9", "false alarm", "Session fees: 4 × $1.00 = $4.00"),
     ("en-i9", "false alarm", "You can cancel Plus anytime, so there's no risk in trying it for a month."),
     ("en-i9", "false alarm", "⚡ Let's run the numbers for 4 DC sessions of ~50 kWh a month."),
     ("en-i9", "false alarm",
@@ -2243,7 +2239,6 @@ CHATTY_ANSWERS_6 = {
     ("it-g1", "false alarm",
      "Come studentessa universitaria under 25 avresti diritto al 10%, ma iscrivendoti a due semestri "
      "insieme hai il 15%."),
-    ("it-g1", "false alarm", "Due corsi semestrali: 2 × 420 € = **840 €**"),
     ("it-g1", "false alarm",
      "Gli sconti non sono cumulabili, quindi si applica quello maggiore: 840 € − 15% = **714 €**"),
     ("it-i1", "false alarm",

@@ -59,3 +59,16 @@ def test_a_long_word_after_a_number_is_read_for_its_bound_at_once() -> None:
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=20,
                           check=True)
     assert done.stdout == "[]\n"
+
+
+@pytest.mark.parametrize("text", [
+    "'1 +' + ' ' * 100_000 + 'x = 2'",  # spaces after an operator, split between two runs (20,000: 7 s)
+    "'1' + ' + 1' * 100_000 + ' = x'",  # operators with no result, read again from each figure
+])
+def test_a_sum_with_long_runs_is_read_for_its_result_at_once(text: str) -> None:
+    # A worked sum is spaced as people write it: a few spaces and up to eight operators. Neither text has a
+    # sum that comes to its result.
+    program = f"from ragmon.text.worked_sums import worked_results; print(sorted(worked_results({text})))"
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=20,
+                          check=True)
+    assert done.stdout == "[]\n"

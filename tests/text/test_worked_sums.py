@@ -1,0 +1,47 @@
+"""Sums an answer works out: a result that follows from its figures is checked through them."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmon import Context, EvalConfig, Example, LexicalJudge, evaluate
+from ragmon.text.worked_sums import worked_results
+
+PAGE = ("Full passes cost €590 until 31 January. The workshop day costs €180 per person. Groups of five or "
+        "more get 15% off full passes. Each charging session has a $1.00 fee.")
+
+
+@pytest.mark.parametrize(("text", "results"), [
+    ("6 × €590 = €3,540", {3540.0}),  # 6 x 590
+    ("6 x €590 = €3,540 and 6 × €180 = €1,080", {3540.0, 1080.0}),
+    ("€590 + €180 = **€770** per person", {770.0}),  # in bold
+    ("590 € − 15% = 501,50 €", {501.5}),  # a share taken off: 590 x 0.85
+    ("60% × $13.50 = $8.10 per hour", {8.1}),  # a fraction multiplied, rounded to the cent: 8.10
+    ("9% of £6,000 = £540 a year", {540.0}),
+    ("$1.25 + (25 × $0.20) = $6.25 per ride", {6.25}),  # products first: 1.25 + 5.00
+    ("6 × €590 = €3,450", set()),  # a wrong total derives nothing
+    ("Total: €3,540", set()),  # no sum
+    ("$10 / 0 = $5", set()),
+])
+def test_the_results_of_sums_that_come_right(text: str, results: set[float]) -> None:
+    assert worked_results(text) == results
+
+
+def _verdicts(answer: str) -> list[tuple[str, bool]]:
+    example = Example("q1", "What would six full passes cost?", (Context("fees", PAGE),), answer)
+    result = evaluate([example], LexicalJudge(), EvalConfig(k=1)).results[0]
+    return [(v.claim.text, v.supported) for v in result.verdicts]
+
+
+def test_a_total_worked_out_from_the_pages_figures_is_supported() -> None:
+    # The page states €590 and €180, never €770: the sum's result had made a grounded answer a false alarm.
+    assert _verdicts("A full pass and the workshop day cost €590 + €180 = €770 per person.") == [
+        ("A full pass and the workshop day cost €590 + €180 = €770 per person.", True)]
+
+
+@pytest.mark.parametrize("answer", [
+    "A full pass and the workshop day cost €590 + €180 = €790 per person.",  # the sum is wrong
+    "A full pass and the workshop day cost €590 + €200 = €790 per person.",  # a figure the page lacks
+])
+def test_a_wrong_total_or_a_made_up_figure_in_a_sum_stays_unsupported(answer: str) -> None:
+    assert _verdicts(answer) == [(answer, False)]
