@@ -814,6 +814,7 @@ _PARTY = r"(?:(?:the |your |our |their |a |an )?(?:[a-z][\w'-]* ){0,2}?(?:" + "|
     "service desk", "manager", "broker", "insurer", "staff", "member services", "handbook", "pharmacy",
     "prescriber", "clinic", "office", "reception(?: team| desk)?", "front desk", "landlord", "airline",
     "carrier", "documentation", "(?:account )?settings", "help (?:center|centre)", "venue", "organi[sz]er",
+    "app", "portal",
     "hotel", "school", "(?:front|it|service|help) desk", "department", "embassy", "consulate", "council",
     "registrar(?:'s office)?", "tutor", "gp", "nurse", "partner", "letting agent", "relationship manager",
 )) + r")(?:'s)?|(?!(?:the|your|my|our|a|an|their|this|that|it|them) )(?:[a-z][\w'-]* ){0,2}[a-z][\w'-]*" \
@@ -823,8 +824,8 @@ _PARTY = r"(?:(?:the |your |our |their |a |an )?(?:[a-z][\w'-]* ){0,2}?(?:" + "|
 ("checking with Redline directly", "contacting Northmere Building Society to confirm")."""
 _ASK = (r"(?:(?:contact|reach out to|ask|check with|check|speak (?:to|with)|talk to|get in touch with|"
         r"consult|visit|call|double-check with|confirm with)(?:ing)?|reaching out to|getting in touch with|"
-        r"speaking (?:to|with)|checking with|double-checking with|confirming with|verify(?:ing)? with|"
-        r"(?:double-)?check(?:ing)? on) ")
+        r"speaking (?:to|with)|talking (?:to|with)|checking with|double-checking with|confirming with|"
+        r"verify(?:ing)? with|(?:double-)?check(?:ing)? on) ")
 _MAY_CHANGE = (r"(?:policies|prices|charges|fees|rates|fares|terms|rules|details|timetables|schedules|"
                r"availability|opening hours|requirements|benefits|things) "
                r"(?:can|may|might|could|do|sometimes) (?:change|vary|be updated)"
@@ -837,6 +838,7 @@ _REFERRAL = deferred(
     r"[\W_]*(?:(?:for|about|regarding) [^\d,.;:!?]{1,40}, |if [^\d,.;:!?]{1,40}, |(?P<changes>"
     + _MAY_CHANGE + "))?"
     r"(?:you (?:may|might) (?:also )?want to|i(?:'d| would)? (?:also )?(?:recommend|suggest)|"
+    r"i(?:'d| would) (?:strongly )?(?:encourage|advise)(?: you to)?|"
     r"we (?:recommend|suggest)|it (?:may|might|would|could) be (?:worth|best to|a good idea to|wise to)|"
     r"it(?:'s| is) (?:still |always )?(?:best|a good idea|wise) to|it(?:'s| is) worth|you could(?: also)?|"
     r"it(?:'d| would) be (?:best|a good idea|worth|wise) to|(?:it's )?best to|you may wish to|"
@@ -848,8 +850,9 @@ _REFERRAL = deferred(
     r"| to (?:ask|find out|check) (?:about |whether |if )?[^\d.;:!?@]{0,60}"
     r"| at your (?:local )?(?:location|branch|store|club|office|pharmacy|site)"
     r"| (?:before|when) (?:you )?(?:book|booking|travel|travell?ing|buy|buying|sign|signing|fly|flying|order|"
-    r"ordering|"
-    r"submit|submitting|apply|applying|go|going|leave|leaving|set off)"
+    r"ordering|submit|submitting|apply|applying|go|going|leave|leaving|set off|commit|committing|decide|"
+    r"deciding|choose|choosing|switch|switching)(?: to (?:either|one|an?|the) [^\d.;:!?@]{1,30})?"
+    r"| as soon as (?:you can|possible)"
     r"|, who (?:can|will|should be able to) (?:look|check|help|advise|confirm|review)[^\d.;:!?@]{0,50}"
     r"| before (?:combining|taking|using|starting|giving|mixing|making|sending|paying|submitting) "
     r"[^\d.;:!?@]{1,40}"
@@ -857,7 +860,9 @@ _REFERRAL = deferred(
     r"questions(?: about [^\d.;:!?@]{1,60})?| for (?:the )?(?:details|information)(?: (?:of|on|about) "
     r"[^\d.;:!?@]{1,50})?| directly| first| for (?:details|more (?:details|"
     r"information|info)|pricing|confirmation|"
-    r"help|assistance|guidance|advice|the latest (?:information|details|pricing))| about (?:this|that|it|"
+    r"help|assistance|guidance|advice|the latest (?:information|details|pricing))"
+    r"| for (?:the |your )?(?:current|latest|exact|up-to-date|most recent) (?:rates|prices|pricing|fares|"
+    r"details|information|times|entitlement|terms)| about (?:this|that|it|"
     r"your (?:case|account|options|situation))| to help with [^\d.;:!?@]{0,60})){0,2}[\W_]*")
 """A hedged pointer to someone who may know ("You may want to contact Nimbus support to confirm.", "I'd
 recommend asking your pharmacist or doctor.", "For pricing, you may want to contact the sales team."), which

@@ -826,3 +826,28 @@ def test_a_disclaimer_that_things_change_leading_a_pointer_is_no_claim(disclaime
 ])
 def test_what_a_disclaimer_goes_on_to_state_is_a_claim(claim: str) -> None:
     assert [c.text for c in split_claims(claim)] == [claim]
+
+
+@pytest.mark.parametrize("pointer", [
+    # Pointers in words chat assistants write: "talking to", "encourage", what to check for, before what.
+    "I'd suggest talking to your property manager before you commit to either option.",
+    "Prices may change, so check the app for current rates.",
+    "I'd strongly encourage calling our customer care team as soon as you can.",
+    "Please check the portal for the latest details.",
+])
+def test_pointers_chat_assistants_write_are_no_claims(pointer: str) -> None:
+    # Inside an answer, where the wrapper model is not asked: its pattern alone tells the pointer.
+    answer = f"Refunds take 5 days. {pointer} Exchanges are free. Returns are easy. Thanks!"
+    assert [c.text for c in split_claims(answer)] == [
+        "Refunds take 5 days.", "Exchanges are free.", "Returns are easy."]
+
+
+@pytest.mark.parametrize("claim", [
+    "Please check the app to cancel your plan.",  # how to do it: a claim a page must hold
+    "I'd suggest talking to your manager, who will approve it.",
+    "Please check the portal for your refund of 50 dollars.",
+])
+def test_what_such_a_pointer_adds_is_a_claim(claim: str) -> None:
+    answer = f"Refunds take 5 days. {claim} Exchanges are free. Returns are easy. Thanks!"
+    assert [c.text for c in split_claims(answer)] == [
+        "Refunds take 5 days.", claim, "Exchanges are free.", "Returns are easy."]
