@@ -390,14 +390,19 @@ def _spans_otherwise(obj: dict[str, Any]) -> str | None:
 
 
 def _pandas_orient(obj: dict[str, Any]) -> str | None:
-    """The `DataFrame.to_json` orient `obj` was written with, when it is one that holds no records."""
+    """The `DataFrame.to_json` orient `obj` was written with, when it is one that holds no records. "index"
+    holds a row under each label, every row with the same columns: LangSmith's `{"inputs": {"question": ...},
+    "outputs": {"answer": ...}}` holds two objects of other fields, and was told to be written again from
+    pandas, which it never came from."""
     if isinstance(obj.get("columns"), list) and isinstance(obj.get("data"), list):
         return "split"
     if not obj or not all(isinstance(value, dict) and value for value in obj.values()):
         return None
     if not RECORD_FIELDS.isdisjoint(obj):
         return "columns"
-    return "index" if all(not RECORD_FIELDS.isdisjoint(value) for value in obj.values()) else None
+    columns = next(iter(obj.values())).keys()
+    rows_alike = all(not RECORD_FIELDS.isdisjoint(row) and row.keys() == columns for row in obj.values())
+    return "index" if rows_alike else None
 
 
 def _array_examples(doc: list[Any], source: str, text: str) -> Iterator[tuple[FieldPath, Example]]:

@@ -62,6 +62,16 @@ def test_langsmiths_inputs_and_outputs_are_told_the_trace_names_and_no_missing_q
                                      "unknown field 'outputs': did you mean 'output'?")
 
 
+def test_langsmiths_inputs_and_outputs_with_no_id_are_not_taken_for_a_pandas_dataframe(
+        tmp_path: Path) -> None:
+    # Two objects of other fields, not rows of the same columns: told the renames, and the id it lacks.
+    record = {"inputs": {"question": "Q?"}, "outputs": {"answer": "A."}}
+    path = write_jsonl(tmp_path / "t.jsonl", [record])
+    assert str(error_of([path])) == (f"{path}:1: unknown field 'inputs': did you mean 'input'?; "
+                                     "unknown field 'outputs': did you mean 'output'?; "
+                                     "missing required field 'id'")
+
+
 def test_ragas_context_ids_name_the_contexts_and_reference_ids_are_told_relevant_ids(tmp_path: Path) -> None:
     ragas = {"user_input": "Return window?", "retrieved_contexts": [RETURNS, SHOES],
              "retrieved_context_ids": ["d1", "d2"], "reference_context_ids": ["d1"], "response": "30 days."}
