@@ -269,7 +269,23 @@ def dates_in(low: str, numbers: frozenset[float]) -> tuple[frozenset[float], fro
         found.update(_undated(low, years))
     found.update(MONTH_DAY + reading % 10_000 for reading in list(found))  # each date's day of its month
     found.update(code for day in _MONTH_DAY.finditer(low) for code in _month_day(day))
+    if "/" in low:
+        found.update(code for day in _SLASHED_DAY.finditer(low) for code in _slashed_days(day))
     return frozenset(found), numbers_in(_without(low, dates)) if dates else numbers
+
+
+_SLASHED_DAY = deferred(r"(?<![0-9/.,-])([0-9]{1,2})/([0-9]{1,2})(?![0-9]|[/.,][0-9])")
+"""A day and month in digits with no year ("15/05", "05/15"): a page's "Sale ends 15/05." is the claim's
+"15 May" or "15 de mayo", which had been flagged as lacking the day."""
+
+
+def _slashed_days(day: re.Match[str]) -> frozenset[float]:
+    """A `_SLASHED_DAY` as the days of a month it may be, day first or month first: both where each number
+    may be a month ("03/04"), as a passage's ambiguous full dates are read."""
+    first, second = int(day[1]), int(day[2])
+    readings = {(second, first), (first, second)}  # (month, day)
+    return frozenset(MONTH_DAY + month * 100 + number for month, number in readings
+                     if 1 <= month <= 12 and 1 <= number <= 31)
 
 
 def loosely_dated(date: float, low: str, numbers: frozenset[float], outside: frozenset[float]) -> bool:

@@ -202,6 +202,22 @@ def test_a_day_of_a_month_with_no_year_is_that_day(claim: str, context: str, sta
     assert supported(claim, context) is stated
 
 
+@pytest.mark.parametrize(("claim", "context", "stated"), [
+    # A page's day and month in digits with no year: the claim's day of the month by its name, in English
+    # or another language, had been flagged as lacking it.
+    ("Las rebajas terminan el 15 de mayo.", "Las rebajas terminan el 15/05.", True),
+    ("The sale ends on 15 May.", "The sale ends 15/05.", True),  # day first: 15 is no month
+    ("The sale ends on May 15.", "The sale ends 05/15.", True),  # month first
+    ("The sale ends on 4 March.", "The sale ends 03/04.", True),  # either way
+    ("The sale ends on 3 April.", "The sale ends 03/04.", True),
+    ("The sale ends on 16 May.", "The sale ends 15/05.", False),
+    ("The sale ends on 5 March.", "The sale ends 03/04.", False),
+    ("The sale ends on 7 March.", "The sale ends 3/4/2025 and 7/2025.", False),  # no day and month alone
+])
+def test_a_pages_day_and_month_in_digits_state_that_day(claim: str, context: str, stated: bool) -> None:
+    assert supported(claim, context) is stated
+
+
 def test_a_missing_day_of_a_month_is_named_so() -> None:
     example = Example("q1", "When?", (Context("c1", "Your rate increases each April 1."),),
                       "Your rate increases each July 1.")
