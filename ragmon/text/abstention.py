@@ -41,6 +41,7 @@ _THEY_DECLINE = (r"(?:(?:they|it) (?:do not|don't|does not|doesn't|did not|didn'
 _CUES = (
     r"\bi (?:do not|don't|really don't) know\b", r"\bi(?: have|'ve|'ve got) no (?:idea|clue)\b",
     r"\bi(?:'d| would) (?:rather|prefer) not (?:to )?(?:guess|speculate)\b",
+    r"\bi (?:do not|don't) want to (?:guess|speculate)\b",
     r"\bi'?m not sure\b", r"\bi am not sure\b",
     r"\bi" + _CANNOT + r" (?:answer|determine|find|tell|say|provide|confirm|verify|locate|give)\b",
     r"\bi" + _CANNOT + r" (?:help|assist)(?: you)? with (?:that|this|it|your (?:request|question)|"
@@ -48,12 +49,14 @@ _CUES = (
     r"\bi (?:do not|don't) (?:have|know) (?:any |an |enough |sufficient |specific |the |that |this |"
     r"(?:any )?access to (?:any |that |this |the |such )?)?(?:information|info|details?|data|answer)\b",
     r"\bunable to (?:answer|determine|find)\b",
-    r"\b(?:not|no) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|evidence)\b",
+    r"(?:\b(?:not|no)|n't) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|"
+    r"evidence)\b",
     r"\binsufficient(?:_| )(?:context|information|data|evidence)\b",
     r"\b" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")?"
     r"(?: (?:i|we) (?:have|can access|was given|see))? (?:(?:does not|doesn't|do not|don't|did not|"
     r"didn't|cannot|can't|fails? to) (?:say|mention|contain|include|provide|specify|state|indicate|cover|"
-    r"address|discuss|answer|describe|explain|give|have|tell|offer|list)\b|" + _SAY_NOTHING + ")",
+    r"address|discuss|answer|describe|explain|give|have|tell|offer|list|go into|get into|touch on)\b|"
+    + _SAY_NOTHING + ")",
     r"\b(?:there is|there's|there are|i found|i have|i've found|i see) no (?:information|mention|"
     r"details?|data|indication|evidence|reference)\b",
     r"\bthere(?: is|'s| was) nothing (?:about|on|regarding|concerning|related to)\b[^.!?]{0,80}? in the "
@@ -68,8 +71,10 @@ _CUES = (
     r"\bno (?:relevant |specific |such )?(?:information|mention|details?|data) (?:about|on|of|regarding|"
     r"in|is|was|were|could be)\b",
     r"\b(?:none of|nothing in|neither of) the (?:" + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + r"(?: "
-    + SOURCE_ADJECTIVE + r")? (?:mentions?|says?|specif(?:y|ies)|states?|address(?:es)?|covers?|"
-    r"discuss(?:es)?|indicates?)\b",
+    + SOURCE_ADJECTIVE + r"| (?:i|we) (?:have|was given|can see))? (?:mentions?|says?|specif(?:y|ies)|"
+    r"states?|address(?:es)?|covers?|discuss(?:es)?|indicates?)\b",
+    r"\b(?:this|that|it)(?: is not|'s not| isn't) (?:something|anything) i can (?:confirm|answer|say|tell|"
+    r"determine|verify)\b",
     r"\b(?:this|that|it)(?: is not|'s not| isn't) (?:something|anything|a (?:topic|question)) (?:that )?the "
     r"(?:" + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")? (?:covers?|mentions?|"
     r"address(?:es)?|discuss(?:es)?|answers?|go(?:es)? into)\b",

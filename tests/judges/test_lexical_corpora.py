@@ -1149,7 +1149,6 @@ CHATTY_ANSWERS_5 = {
     ("en-r8", "read as a claim",
      "The school office would be the best people to ask, and they may be able to point you to any local "
      "support."),
-    ("en-r1", "read as a claim", "I don't want to guess on this one."),
     ("en-g8", "read as a claim", "If it helps, I can sketch a simple backoff loop for your sync job."),
     ("en-g12", "read as a claim", "Not sure whether you took out CarePlus when you bought it?"),
     ("en-g13", "read as a claim", "We look forward to welcoming you (and your four-legged friend)!"),
@@ -2349,7 +2348,7 @@ WRAPPERS_READ_AS_CLAIMS = {
         "de": (17, 25, 34), "fr": (4,), "es": (25, 29, 34, 38), "it": (3, 4, 19, 25, 27, 29, 30, 34, 38),
         "pt": (4, 6, 26, 29, 30, 34, 35, 38),
     },
-    "wrapper_sentences_en.jsonl": {"en2": (7, 97, 103)},
+    "wrapper_sentences_en.jsonl": {"en2": (7, 97)},  # 103 ("doesn't go into that") since scoring rules 39
     # en3 17 ("I wasn't able to locate details on ... in these files.") since "was not able to" reads as
     # cannot (thirty-sixth session).
     "wrapper_sentences_3.jsonl": {

@@ -851,3 +851,26 @@ def test_what_such_a_pointer_adds_is_a_claim(claim: str) -> None:
     answer = f"Refunds take 5 days. {claim} Exchanges are free. Returns are easy. Thanks!"
     assert [c.text for c in split_claims(answer)] == [
         "Refunds take 5 days.", claim, "Exchanges are free.", "Returns are easy."]
+
+
+@pytest.mark.parametrize("refusal", [
+    # Refusals chat assistants write that had been claims inside an answer.
+    "I don't want to guess on this one.",
+    "That's not something I can confirm from these documents.",
+    "The documents I have don't go into that.",
+    "Nothing in the documents I have addresses that.",
+    "There isn't enough information here to answer that.",
+])
+def test_refusals_in_an_assistants_words_are_no_claims_inside_an_answer(refusal: str) -> None:
+    answer = f"Thanks for asking. {refusal} Refunds take 5 days. Exchanges are free. Thanks!"
+    assert [c.text for c in split_claims(answer)] == ["Refunds take 5 days.", "Exchanges are free."]
+
+
+@pytest.mark.parametrize("claim", [
+    "There isn't enough parking for every guest.",  # what is short is no information
+    "The documents I have don't go into detail, but the fee is 5 dollars.",
+    "That's not something we can refund.",  # what the company does, not what the answerer can say
+])
+def test_statements_worded_like_an_assistants_refusals_stay_claims(claim: str) -> None:
+    answer = f"Thanks for asking. {claim} Refunds take 5 days. Exchanges are free. Thanks!"
+    assert [c.text for c in split_claims(answer)] == [claim, "Refunds take 5 days.", "Exchanges are free."]
