@@ -641,12 +641,19 @@ _FILLER_PHRASE = (
     r"sadly|no|nope|not|not really|not quite",
     r"here(?:'s| is) (?:the answer|the short version|what you (?:need|want|should) to know|"
     r"an? (?:quick |short |brief )?(?:summary|overview|rundown)|the (?:key|main|relevant) (?:information|"
-    r"info|details|points))|let me walk you through (?:it|this|that|the (?:steps|process|details|options))",
+    r"info|details|points)|how (?:it|this) works|(?:a few|some) things to (?:keep in mind|know|consider|"
+    r"note)|(?:your|the) options)|here are (?:a few|some) things to (?:keep in mind|know|consider|note)|"
+    r"here are (?:your|the) options|"
+    r"let me walk you through (?:it|this|that|the (?:steps|process|details|options))|"
+    r"(?:let me|let's|let us) (?:break (?:this|it|that) down|walk through (?:it|this|that|the (?:steps|"
+    r"process|details|options))|go through (?:it|this|that|the details))(?: for you)?(?: step by step)?|"
+    r"let me check what the (?:documents|sources|context|information) (?:says?|covers?)",
     r"(?:please )?note|(?:all of )?(?:this|the above|this (?:answer|response|information|summary)) (?:is )?"
     r"(?:based on|drawn from|taken from|according to|comes from|from) " + _THE_DOCUMENTS + "|"
     r"(?:based on|according to|drawn from) " + _THE_DOCUMENTS,
     r"(?:this|it) (?:is not|isn't|does not constitute|doesn't constitute) (?:legal|medical|financial|tax|"
-    r"professional) advice",
+    r"professional) advice|(?:this|it) is general information(?:,)? (?:and|but) not (?:legal|medical|"
+    r"financial|tax|professional) advice",
     r"(?:hi|hello|hey)(?: there)?|you're welcome|you are welcome|have a (?:great|nice|good|safe|wonderful) "
     r"(?:day|trip|flight|stay|weekend|visit|time|holiday|vacation)",
     r"(?:thanks|thank you)(?: so much| very much)?(?: for (?:asking|reaching out|your (?:question|message|"

@@ -874,3 +874,29 @@ def test_refusals_in_an_assistants_words_are_no_claims_inside_an_answer(refusal:
 def test_statements_worded_like_an_assistants_refusals_stay_claims(claim: str) -> None:
     answer = f"Thanks for asking. {claim} Refunds take 5 days. Exchanges are free. Thanks!"
     assert [c.text for c in split_claims(answer)] == [claim, "Refunds take 5 days.", "Exchanges are free."]
+
+
+@pytest.mark.parametrize("filler", [
+    # Lead-ins and a disclaimer chat assistants write between facts, not only at an answer's edges.
+    "Let me break this down for you.",
+    "Here's how it works.",
+    "In summary, here are your options.",
+    "Here are a few things to keep in mind.",
+    "Let's walk through it step by step.",
+    "Let me check what the documents say.",
+    "This is general information and not financial advice.",
+])
+def test_lead_ins_and_disclaimers_inside_an_answer_are_no_claims(filler: str) -> None:
+    answer = f"Refunds take 5 days. Exchanges are free. {filler} Returns are easy. Shipping is fast. Thanks!"
+    assert [c.text for c in split_claims(answer)] == [
+        "Refunds take 5 days.", "Exchanges are free.", "Returns are easy.", "Shipping is fast."]
+
+
+@pytest.mark.parametrize("claim", [
+    "Here's how it works for orders over 50 dollars.",
+    "Here are your options: a refund or store credit.",
+    "This is general information and the fee is waived.",
+])
+def test_what_such_a_lead_in_goes_on_to_say_is_a_claim(claim: str) -> None:
+    answer = f"Refunds take 5 days. Exchanges are free. {claim} Returns are easy. Shipping is fast. Thanks!"
+    assert claim in [c.text for c in split_claims(answer)]
