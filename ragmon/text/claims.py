@@ -12,7 +12,7 @@ from ragmon.text.abstention import SOURCE_ADJECTIVE, SOURCE_NOUN, is_abstention,
 from ragmon.text.cache import text_cache, wide
 from ragmon.text.deferred import deferred
 from ragmon.text.letters import GREETING_TERMS, ending, salutation_end
-from ragmon.text.numbers import ENCLOSED_NUMBERS
+from ragmon.text.numbers import ENCLOSED_NUMBERS, NUMBER_WORDS
 from ragmon.text.places import places
 from ragmon.text.terms import (
     CITATION_MARK,
@@ -798,8 +798,11 @@ _LONGEST_BOLD_TITLE = 3
 """The most words of a title in bold written in sentence case ("**Key takeaways**"): "**Refunds take 30
 days**" is a claim in bold."""
 _LONGEST_PHRASE_TITLE = 6
-"""The most words of such a title whose function words only join its nouns (`_JOINING`: "**Your subsidy
-rate**", "**Points on the catering order**", "**Another option for your son**")."""
+"""The most words of such a title whose function words only join its nouns (`_JOINING`), opening with a
+determiner or a preposition (`_OPENERS`: "**Your subsidy rate**", "**On your Everyday account**")."""
+_LONGEST_NOUN_TITLE = 4
+"""The most words of one opening with its noun ("**Points on the catering order**", "**Plazos de cobro**"):
+a longer one is as often a fact in bold ("**Garantie à vie sur nos produits**")."""
 _JOINING = wordset(
     "a an the your my our their his her its this these those another other for on in of to with about from "
     "at by per into after before and or vs "
@@ -814,17 +817,29 @@ _JOINING = wordset(
 """Function words a noun phrase is joined with, in each language read: determiners, possessives,
 prepositions and conjunctions, no auxiliary, pronoun or negation, which make a line a statement ("**Your
 refund is on its way**")."""
+_OPENERS = wordset(
+    "the a an your my our their his her its this these those another der die das den dem des ein eine ihr "
+    "ihre dein deine unser unsere le la les l un une votre vos ton ta tes sa ses notre nos el los las una su "
+    "sus tu tus nuestro nuestra il lo i gli uno os as um uma o seu sua seus suas "
+    "on about for with regarding during after before in at über zur zum bei sur pour avec sobre para con "
+    "per com")
+"""What a noun phrase titling a paragraph may open with and run to `_LONGEST_PHRASE_TITLE` words
+(`_bold_title`): a determiner or a preposition ("**Your subsidy rate**", "**Votre situation**", "**About
+idle fees**")."""
+_CLAUSE_OR_FIGURE = deferred(r"[,:;0-9]|\b(?:" + "|".join(sorted(NUMBER_WORDS)) + r")\b")
+"""A comma, colon or semicolon (a clause of its own: "**If you cancel, you get a full refund**", "**Who
+qualifies: all residents over sixty**"), or a figure: not in a title that asks or sets a case."""
 _STATING = wordset("est était sont ist war sind wird es son está están era fue è sono é estão foi hat "
                    "tiene")
 """Verbs of being and having that `FUNCTION_WORDS` leaves out, which make a line a statement: "**Votre
 remboursement est refusé**", "**Die Rückerstattung ist kostenlos**"."""
 _WH_HEADING = deferred(r"(?:how|what|why|when|where|which|who|if|whether|wie|was|warum|wann|wo|wenn|falls|"
-                       r"comment|pourquoi|quand|où|si|cómo|qué|por qué|cuándo|dónde|come|perché|quando|dove|"
+                       r"comment|pourquoi|quand|où|si|cómo|qué|por qué|cuándo|dónde|perché|quando|dove|"
                        r"como|porquê|onde)\b", re.IGNORECASE)
 """A bold line opening with a question word or "if", over another line, titles what follows ("**How to
 apply**", "**What happens now**", "**If service is disconnected**"): a clause that asks or sets a case
-asserts nothing. So does a question in bold ("**Are all hours covered?**"). Not with a negation: "**Why the
-crown isn't covered**" says that it is not."""
+asserts nothing. So does a question in bold ("**Is the sock an accident or an illness?**"). Not with a
+negation: "**Why the crown isn't covered**" says that it is not."""
 _LONGEST_ASKING_TITLE = 10
 """The most words of such a title: a longer line in bold is more likely a question put to the user."""
 
@@ -836,7 +851,11 @@ def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) ->
     words, no digit and no function word (`_names_only`, which reads it over a list's item otherwise).
     "**Clearance items are final sale**", "**No refunds**" and "**Refunds take 30 days**" are claims in
     bold; so is Chinese or Japanese, whose words no space counts ("**礼品卡不可退款**", gift cards are
-    non-refundable)."""
+    non-refundable). Over another line, a longer noun phrase joined by prepositions is a title too
+    (`_JOINING`, `_OPENERS`: "**Your subsidy rate**"), as is a clause asking or setting a case
+    (`_WH_HEADING`: "**How to apply**") or a question in bold, none with a word of what holds
+    (`_ASSERTING`: "**Free returns for members**", "**Why your claim was approved**"), a clause after a
+    comma or colon, or a figure."""
     bold = _BOLD_LINE.fullmatch(text, pos, end)
     if bold is None:
         return False
@@ -846,13 +865,17 @@ def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) ->
         return True
     if below is None:
         return False
+    low = normalise(title)
+    read = _NEXT_WORD.findall(low)
     if bold.group(3) is not None or _WH_HEADING.match(title) is not None:
-        low = normalise(title)
-        return (len(words) <= _LONGEST_ASKING_TITLE and "n't" not in low
-                and _NEGATING.isdisjoint(_NEXT_WORD.findall(low)))
-    return ((len(words) <= _LONGEST_BOLD_TITLE and _names_only(title, _is_item(text, below)))
-            or (len(words) <= _LONGEST_PHRASE_TITLE and _names_only(title, _is_item(text, below), _JOINING)
-                and _STATING.isdisjoint(_NEXT_WORD.findall(title.lower()))))
+        return (len(words) <= _LONGEST_ASKING_TITLE and "n't" not in low and not _CLAUSE_OR_FIGURE.search(low)
+                and _NEGATING.isdisjoint(read) and _ASSERTING.isdisjoint(read))
+    if len(words) <= _LONGEST_BOLD_TITLE and _names_only(title, _is_item(text, below)):
+        return True
+    longest = _LONGEST_PHRASE_TITLE if read[:1] and read[0] in _OPENERS else _LONGEST_NOUN_TITLE
+    return (len(words) <= longest and _names_only(title, _is_item(text, below), _JOINING)
+            and not _CLAUSE_OR_FIGURE.search(low) and _STATING.isdisjoint(read)
+            and _ASSERTING.isdisjoint(read))
 
 
 def _is_item(text: str, line: tuple[int, int]) -> bool:
@@ -1001,6 +1024,15 @@ _VERDICTS = _DENIALS | wordset(
     "guaranteed applicable possible")
 """Words that state what holds of what the line names when they come after it ("Refunds unavailable",
 "Returns accepted"); before it they only say which ones ("Supported devices", "Required documents")."""
+
+
+_ASSERTING = _VERDICTS | _DENIALS | wordset(
+    "free full unlimited lifetime instant instantly complete approved denied rejected refunded included "
+    "gratis gratuit gratuite gratuits gratuites intégral intégrale kostenlos kostenlose kostenloser "
+    "gratuito gratuita gratuitos gratuitas grátis completo completa ilimitado ilimitada illimitato "
+    "illimitata illimité illimitée unbegrenzt unbegrenzte")
+"""Words that say what holds of what a bold line names, wherever they stand in it: a title with one ("**Why
+your claim was approved**", "**Did you know we offer free returns?**") asserts it."""
 
 
 def _names_only(title: str, over_list: bool, joining: frozenset[str] = frozenset()) -> bool:

@@ -1899,6 +1899,13 @@ CHATTY_ANSWERS_6 = {
      "Se l'impresa userà l'ascensore per trasportare i materiali, il deposito cauzionale di 200 € va "
      "versato insieme alla comunicazione, almeno 10 giorni prima."),
     # No claims read as claims: courtesies, pointers, disclaimers and headings no rule reads.
+    ("en-g10", "read as a claim", "**Are all hours covered?**"),
+    ("en-g3", "read as a claim", "**Is the sock covered?**"),
+    ("en-g4", "read as a claim", "**Why you're seeing 429s**"),
+    ("en-i12", "read as a claim", "**The fix: Extra Member add-ons ➕**"),
+    ("en-i14", "read as a claim", "**Points on the catering order**"),
+    ("fr-g1", "read as a claim", "**Pouvez-vous renouveler vos lunettes en 2025 ?**"),
+    ("it-i1", "read as a claim", "**Prima di iniziare i lavori**"),
     ("de-g1", "read as a claim", "**Vergleich ab 2026**"),
     ("de-g1", "read as a claim",
      "Bitte beachten Sie, dass es sich um eine Schätzung auf Basis Ihres angegebenen Verbrauchs handelt."),

@@ -256,16 +256,15 @@ def test_a_title_naming_what_follows_stays_a_title(title: str) -> None:
 
 
 @pytest.mark.parametrize("title", [
-    "Your subsidy rate", "Points on the catering order", "The household rule", "How to apply",
-    "What happens now", "If service is disconnected", "Why you're seeing 429 errors",
-    "Are all hours covered?", "When could deletion happen?",
-    "Votre remboursement", "Si vous annulez maintenant", "Cómo pedir la baja", "Penalización por permanencia",
-    "Mehrkosten durch die Preiserhöhung", "Prima di iniziare i lavori",
+    "Your subsidy rate", "The household rule", "How to apply", "What happens now",
+    "If service is disconnected", "When could deletion happen?", "Is the sock an accident or an illness?",
+    "Votre remboursement", "Si vous annulez maintenant", "Cómo pedir la baja", "Die Kosten im Überblick",
+    "About idle fees", "Dental cleaning for cats", "Plazos de cobro",
 ])
 def test_a_heading_in_bold_as_chat_assistants_write_them_is_a_title(title: str) -> None:
-    # A noun phrase joined by determiners and prepositions, a clause opening with a question word or "if",
-    # a question: each titles the paragraph under it. Read as claims, a grounded answer's headings were
-    # claims no page holds (29 of a sixth red team's 100 no-claims read as claims).
+    # A noun phrase opening with a determiner or a preposition (or of up to four words) and joined by
+    # prepositions, a clause opening with a question word or "if", a question: each titles the paragraph
+    # under it. Read as claims, a grounded answer's headings were claims no page holds.
     answer = f"**{title}**\nExchanges are free of charge."
     assert claims(scored(answer)) == ["Exchanges are free of charge."]
 
@@ -277,6 +276,17 @@ def test_a_heading_in_bold_as_chat_assistants_write_them_is_a_title(title: str) 
     "Refunds for your order are final",
     "Votre remboursement est refusé",
     "Die Rückerstattung ist kostenlos",
+    # Opening with a noun or an adjective, a word of what holds, a clause after a comma, a figure: facts in
+    # bold (an adversarial review of the first version, which took each for a heading).
+    "Free returns for members",
+    "Lifetime warranty on our products",
+    "Garantie à vie sur nos produits",
+    "If you cancel, you get a full refund",
+    "Why your claim was approved",
+    "Did you know we offer free returns?",
+    "How we refund you within two days",
+    "Who qualifies: all residents over sixty",
+    "Come back within a month for a full refund",
 ])
 def test_a_statement_in_bold_over_a_paragraph_is_still_a_claim(line: str) -> None:
     assert claims(scored(f"**{line}**\nExchanges are free of charge.")) == [
