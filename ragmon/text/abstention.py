@@ -165,14 +165,20 @@ _OWN_SOURCE = (r"(?:documents?|docs?|pages?|information|info|articles?|polic(?:y
                r"details|notes|sections?|summary|brochure|terms|website|site|content|passages?|data)")
 """What an answer calls a text it was given when it says what that text is about."""
 _HOLDS = (r"(?:i (?:have|had|can see|could see|can access|have access to|was given|were given|'ve got|"
-          r"'ve been given|am looking at|'m looking at|received)"
-          r"|(?:available|provided|given|shared)(?: to me| with me)?|you (?:shared|provided|sent))")
-"""The answerer holding its sources: "the page I can see", "the document available to me"."""
+          r"'ve been given|am looking at|'m looking at|received)(?: (?:here|now|from [^,.;:!?]{1,40}?))?"
+          r"|(?:available|provided|given|shared) (?:to|with) me)")
+"""The answerer holding its sources: "the page I can see", "the information I have from the school", "the
+document available to me". Not "available" or "provided" alone, nor what follows it: "The only document
+given on arrival is the boarding pass." says what a traveller is handed."""
+_SHARED = (r"(?:documents?|pages?|files?|articles?|links?|texts?|excerpts?|pdfs?|screenshots?|guides?) "
+           r"you (?:shared|provided|sent|attached)(?: me| with me)?")
+"""A text the user gave the answerer to read ("the page you shared"): not their "details" or "data" ("The
+details you provided are only for delivery purposes." says what a shop does with them)."""
 _SCOPE = deferred(
     r"\W*(?:(?:unfortunately|sorry|i'm sorry|i am sorry|i'm afraid|i am afraid|however)\W+)?"
     r"(?:i (?:looked through|checked|searched|read|reviewed|went through) [^,.;:!?]{1,60}, but )?"
-    r"(?:(?:the|this|that|my)(?P<only> only)? (?:[\w'-]+ ){0,3}?" + _OWN_SOURCE + r"(?: (?:that|which))? "
-    + _HOLDS + r"(?: (?:here|now|from|on|for) [^,.;:!?]{1,40}?)?|(?:what|all) i (?:have|can see|"
+    r"(?:(?:the|this|that|my)(?P<only> only)? (?:[\w'-]+ ){0,3}?(?:" + _OWN_SOURCE + r"(?: (?:that|which))? "
+    + _HOLDS + "|" + _SHARED + r")|(?:what|all) i (?:have|can see|"
     r"was given|'ve got)(?: here)?)"
     r"(?P<verb>(?: (?:only|just|mainly|mostly|solely|specifically))? (?:(?:is|are|was|were)(?: (?:only|just|"
     r"all|mainly|mostly|solely|specifically|entirely))? (?:about|on|limited to|restricted to|focused on|for|"
@@ -200,8 +206,10 @@ _NEW_CLAUSE = deferred(r"(?:and |but |so |yet )?(?:but|which|so|though|although|
                        r"they|this|that|there)\b")
 _A_VERB = deferred(r"\b(?:is|are|was|were|be|been|will|would|can|could|may|might|must|should|has|have|had|"
                    r"does|did|takes?|costs?|gets?|pays?|needs?|offers?|allows?|requires?|applies|lasts?|"
-                   r"charges?)\b|'(?:re|ll)\b")
+                   r"charges?|covers|includes|excludes|protects|refunds)\b|'(?:re|ll)\b")
 _TOPIC = deferred(r"(?:and |or )?(?:how|what|when|where|who|whether)\b")
+_TOPIC_IN = deferred(r"\b(?:how|what|when|where|who|whether)\b")
+"""A question word before a verb in what the sources are said to cover: "how leave is accrued" is a topic."""
 
 
 def _states_the_scope(low: str) -> bool:
@@ -211,6 +219,8 @@ def _states_the_scope(low: str) -> bool:
     if found is None or _DIGIT.search(_YEAR.sub("", low)) is not None:
         return False
     first, *parts = _SCOPE_CLAUSE.split(low[found.end("verb"):])
+    if (verb := _A_VERB.search(first)) is not None and _TOPIC_IN.search(first, 0, verb.start()) is None:
+        return False  # "... is only about home insurance and covers fire and theft": a fact of its own
     narrowed = bool(found.group("only")) or _NARROWS.search(found.group("verb") + first) is not None
     for semicolon, clause in zip(parts[::2], parts[1::2], strict=True):
         if not clause.strip(" .!"):
@@ -316,8 +326,7 @@ def _refuses(low: str, terms: frozenset[str]) -> bool:
     if (_may_decline(low, terms) and _cued(low)
             and (_declines(low) or _NOT_AVAILABLE.fullmatch(low) is not None)):
         return not _asserts_beside(low) and not _states_of_its_own(low, _ENGLISH_REASONS)
-    if (("i " in low or "available" in low or "given" in low or "provided" in low or "shared" in low)
-            and _states_the_scope(low)):
+    if ("i " in low or " me" in low or "you " in low) and _states_the_scope(low):
         return True
     if not low.isascii() and wide(low):
         if _CJK_REFUSAL.fullmatch(low):

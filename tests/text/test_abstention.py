@@ -781,6 +781,7 @@ def test_a_pronoun_refusal_of_other_things_or_with_a_fact_after_it_is_a_claim(cl
     "I looked through the benefits guide I have, but the section available to me only covers maternity care.",
     "What I have covers the standard plans and how billing works, not special programs.",
     "I checked our returns and exchanges policy, but it doesn't mention price adjustments.",
+    "The document you sent me is only about the 2023 plan.",
 ])
 def test_a_refusal_saying_what_its_sources_are_about_is_no_claim(refusal: str) -> None:
     assert split_claims(refusal) == ()
@@ -800,6 +801,13 @@ def test_a_refusal_saying_what_its_sources_are_about_is_no_claim(refusal: str) -
     "The only page I have covers refunds, exchanges are free.",  # a clause of its own after a comma
     "The only page I have covers refunds; exchanges are free.",
     "The page I have explains that refunds are not free.",  # what it says
+    # What is done with a customer's papers or data, and what a source names beside its scope: facts (an
+    # adversarial review of the first version, which read each as a refusal).
+    "The details you provided are only for delivery purposes.",
+    "The only document given on arrival is the boarding pass.",
+    "The guides available on the website only cover Windows.",
+    "The data shared for advertising is limited to your email address only.",
+    "The policy I have is only about home insurance and covers fire and theft.",
 ])
 def test_what_a_source_holds_or_a_clause_beside_its_scope_is_a_claim(claim: str) -> None:
     assert [c.text for c in split_claims(claim)] == [claim]
