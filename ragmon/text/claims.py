@@ -1256,7 +1256,7 @@ def claim_profile(text: str) -> TextProfile:
     "The documents say that"): where the answer comes from is nothing a context holds, and the clause's
     two or three words ("provided", "context") made a sentence copied from its context fall short of the
     threshold. Likewise without a label's field name ("**Price:**", `_label_terms`), and without the results
-    of the sums it works out (`worked_results`: "6 × €590 = €3,540" holds 6 and 590). A claim made by hand
+    of the sums it works out (`worked_results`: "€590 + €180 = €770" holds 590 and 180). A claim made by hand
     of such a clause or label alone is read whole: with nothing left to check, any context would support
     it."""
     read = profile(text)

@@ -1,6 +1,6 @@
-"""Sums an answer works out in the open ("6 × €590 = €3,540", "$3.50 + $5.50 = $9.00", "840 € − 15% =
+"""Sums an answer works out in the open ("€590 + €180 = €770", "$3.50 + $5.50 = $9.00", "840 € − 15% =
 714 €"): a result that follows from the figures before it is checked through them, not looked for in a
-page, which states the price and the count but never the total an answer computes for its reader."""
+page, which states the prices and the shares but never the total an answer computes for its reader."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from ragmon.text.terms import profile
 
 _FIGURE = r"[$€£¥]?[ \u00a0]?[0-9][0-9.,]*+(?:[ \u00a0]?(?:%|[$€£¥]|(?!(?:x|of)\b)[^\W\d_]{1,5}\b))?"
 """A figure with its currency or a short unit ("€590", "420 €", "200 kWh", "15%", "33,8 Ct")."""
-_OPERATOR = r"[×x*+\-−–/÷]|of"
+_OPERATOR = r"[×x*+\-−–]|of"
+"""No division: "€1,200 / 12 = €100 a month" divides by a count, which `worked_results` does not take."""
 _GAP = r"[ \u00a0]{0,3}+"
 _SUM = deferred(
     r"(?<![\w.,])(?:\(" + _GAP + ")?" + _FIGURE + r"(?:" + _GAP + r"(?:" + _OPERATOR + r")" + _GAP + r"\(?+"
@@ -23,10 +24,9 @@ seconds (tests/text/test_backtracking.py)."""
 _TOKEN = deferred(_GAP + r"(?:(?P<figure>" + _FIGURE + r")|(?P<op>" + _OPERATOR + r")|(?P<paren>[()]))")
 _OPERATIONS: dict[str, Callable[[float, float], float]] = {
     "×": lambda a, b: a * b, "x": lambda a, b: a * b, "*": lambda a, b: a * b, "of": lambda a, b: a * b,
-    "/": lambda a, b: a / b, "÷": lambda a, b: a / b,
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "−": lambda a, b: a - b, "–": lambda a, b: a - b,
 }
-_PRODUCTS = frozenset("×x*/÷") | {"of"}
+_PRODUCTS = frozenset("×x*") | {"of"}
 
 
 class _Unreadable(Exception):
@@ -36,17 +36,23 @@ class _Unreadable(Exception):
 def worked_results(text: str) -> frozenset[float]:
     """The figures of `text` that follow from the sum before their equals sign, as the claim's numbers
     read them (`profile`). A sum that does not come to its result derives nothing: the result is then
-    looked for in a page like any figure, and a wrong total stays unsupported."""
+    looked for in a page like any figure, and a wrong total stays unsupported. Nor does one that a made-up
+    figure could pass through with true arithmetic (an adversarial review's): a count times a figure ("2 ×
+    €49 = €98 per month" of a page's €49 for up to 2 users: the count is any page's small number), a
+    division, a figure added to itself ("$5 + $5 = $10 per order"), or a result that is one of its figures
+    ("1 × €250 = €250", of a page's €180). What is left: different figures added or taken away, and a share
+    of a figure ("840 € − 15% = 714 €", "60% × $13.50 = $8.10")."""
     if "=" not in text:
         return frozenset()
     derived = set()
     for found in _SUM.finditer(text):
         result = _value(found["result"])
         try:
-            worked = _evaluate(text[found.start():found.start("result")].rstrip(" =*_"))
-        except (_Unreadable, ZeroDivisionError):
+            worked, figures = _evaluate(text[found.start():found.start("result")].rstrip(" =*_"))
+        except _Unreadable:
             continue
-        if result is not None and abs(worked - result) <= _tolerance(found["result"]):
+        if (result is not None and result not in figures and len(set(figures)) == len(figures)
+                and abs(worked - result) <= _tolerance(found["result"])):
             derived.add(result)
     return frozenset(derived)
 
@@ -65,10 +71,11 @@ def _tolerance(figure: str) -> float:
     return 0.5 * 10 ** -(len(decimals.group(1)) if decimals else 0) + 1e-9
 
 
-def _evaluate(expression: str) -> float:
-    """The value of figures, operators and parentheses, products before sums; a percentage added or taken
-    off is a share of what it follows ("840 € − 15%" is 714 €), multiplied it is a fraction ("60% ×
-    $13.50")."""
+def _evaluate(expression: str) -> tuple[float, list[float]]:
+    """The value of figures, operators and parentheses, products before sums, and the figures; a percentage
+    added or taken off is a share of what it follows ("840 € − 15%" is 714 €), multiplied it is a fraction
+    ("60% × $13.50"). A product of two figures neither of which is a percentage is not read
+    (`worked_results`)."""
     tokens = []
     position = 0
     while position < len(expression):
@@ -82,7 +89,7 @@ def _evaluate(expression: str) -> float:
     value, rest = _sum_of(tokens)
     if rest:
         raise _Unreadable(expression)
-    return value[0]
+    return value[0], [_value(token["figure"]) or 0.0 for token in tokens if token["figure"] is not None]
 
 
 _Term = tuple[float, bool]
@@ -104,6 +111,8 @@ def _product_of(tokens: list[re.Match[str]]) -> tuple[_Term, list[re.Match[str]]
     while tokens and tokens[0]["op"] in _PRODUCTS:
         operation = _OPERATIONS[tokens[0]["op"]]
         right, tokens = _figure_of(tokens[1:])
+        if not (left[1] or right[1]):
+            raise _Unreadable(tokens[0].string if tokens else "")
         left = (operation(_fraction(left), _fraction(right)), False)
     return left, tokens
 

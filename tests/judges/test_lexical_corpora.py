@@ -1995,6 +1995,8 @@ CHATTY_ANSWERS_6 = {
     ("pt-r1", "read as a claim",
      "Se tiver outras dúvidas sobre o processo de candidatura, terei todo o gosto em ajudar."),
     # False alarms: sums, dates and cases worked out from the page, paraphrase, tables of figures, and
+    ("en-i9", "false alarm", "Session fees: 4 × $1.00 = $4.00"),
+    ("it-g1", "false alarm", "Due corsi semestrali: 2 × 420 € = **840 €**"),
     # sentences the red team labelled claims that only talk to the user ("Give Biscuit a scratch").
     ("de-g1", "false alarm", "Bei 2.400 kWh sind das **62,40 € mehr pro Jahr**."),
     ("de-g1", "false alarm",

@@ -12,16 +12,22 @@ PAGE = ("Full passes cost €590 until 31 January. The workshop day costs €180
 
 
 @pytest.mark.parametrize(("text", "results"), [
-    ("6 × €590 = €3,540", {3540.0}),  # 6 x 590
-    ("6 x €590 = €3,540 and 6 × €180 = €1,080", {3540.0, 1080.0}),
     ("€590 + €180 = **€770** per person", {770.0}),  # in bold
+    ("€590 − €180 + €20 = €430", {430.0}),
     ("590 € − 15% = 501,50 €", {501.5}),  # a share taken off: 590 x 0.85
     ("60% × $13.50 = $8.10 per hour", {8.1}),  # a fraction multiplied, rounded to the cent: 8.10
     ("9% of £6,000 = £540 a year", {540.0}),
-    ("$1.25 + (25 × $0.20) = $6.25 per ride", {6.25}),  # products first: 1.25 + 5.00
-    ("6 × €590 = €3,450", set()),  # a wrong total derives nothing
+    ("$2 + (50% × $10) = $7", {7.0}),  # products first: 2 + 5
+    ("€590 + €180 = €790", set()),  # a wrong total derives nothing
     ("Total: €3,540", set()),  # no sum
-    ("$10 / 0 = $5", set()),
+    # What a made-up figure passes through with true arithmetic (an adversarial review's): a count times a
+    # figure, a division, a figure added to itself, a result that is one of its figures.
+    ("6 × €590 = €3,540", set()),
+    ("2 × €49 = €98 per month", set()),
+    ("€200 / 2 = €100", set()),
+    ("$5 + $5 = $10 per order", set()),
+    ("1 × €250 = €250", set()),
+    ("€250 + 0% = €250", set()),
 ])
 def test_the_results_of_sums_that_come_right(text: str, results: set[float]) -> None:
     assert worked_results(text) == results
