@@ -854,6 +854,9 @@ def test_pointers_chat_assistants_write_are_no_claims(pointer: str) -> None:
     "Please check the app to cancel your plan.",  # how to do it: a claim a page must hold
     "I'd suggest talking to your manager, who will approve it.",
     "Please check the portal for your refund of 50 dollars.",
+    # A clause after the pointer's purpose (an adversarial review of the first version, which took it in).
+    "I'd recommend checking with support before you switch to the yearly plan, which is cheaper.",
+    "It's best to check the app before you commit to either option - both are free.",
 ])
 def test_what_such_a_pointer_adds_is_a_claim(claim: str) -> None:
     answer = f"Refunds take 5 days. {claim} Exchanges are free. Returns are easy. Thanks!"
