@@ -213,6 +213,10 @@ def test_a_day_of_a_month_with_no_year_is_that_day(claim: str, context: str, sta
     ("The sale ends on 16 May.", "The sale ends 15/05.", False),
     ("The sale ends on 5 March.", "The sale ends 03/04.", False),
     ("The sale ends on 7 March.", "The sale ends 3/4/2025 and 7/2025.", False),  # no day and month alone
+    # Shares, scores and hours written with a slash, one digit on a side: no days (an adversarial review).
+    ("The helpline is open for members from 24 July.", "The helpline is open 24/7 for members.", False),
+    ("Early check-in is available from 3 April.", "Early check-in is available for 3/4 of our rooms.", False),
+    ("Customers rated the blender on 5 April.", "Customers rated the blender 4/5.", False),
 ])
 def test_a_pages_day_and_month_in_digits_state_that_day(claim: str, context: str, stated: bool) -> None:
     assert supported(claim, context) is stated
