@@ -44,6 +44,7 @@ from ragmon.errors import InputError
 from ragmon.evaluation import example_claims, score_example, verdicts_without_judge
 from ragmon.judges.claude import (
     CLAIMS_PER_CALL,
+    DEAREST_SURCHARGE,
     LARGEST_ANSWER_CHARS,
     ClaudeJudge,
     ClaudeJudgeError,
@@ -374,7 +375,8 @@ class ClaudeLane:
                 f"Claude judge: example {example.id!r} billed ${cost:.4f}, more than the "
                 f"${reservation.usd:.4f} reserved for it: the API billed as many as {usage.input_tokens:,} "
                 f"input and {usage.output_tokens:,} output tokens, past the {reservation.input_tokens:,} and "
-                f"{reservation.output_tokens:,} reserved (every attempt's bound)"))
+                f"{reservation.output_tokens:,} reserved (every attempt's bound, at "
+                f"{float(DEAREST_SURCHARGE):g}x)"))
         budget = self.budget
         if budget.spent > budget.usd_per_day:
             self._warn("over_cap", (
@@ -468,8 +470,8 @@ def _check_lane_flags(args: argparse.Namespace) -> None:
 
 FEW_CALLS_A_DAY = 10
 """Below this many worst-case reservations a day, `check_budget` warns. A reservation is the worst case of
-the largest request (~$0.14 with claude-haiku-4-5, 78% of it its 3 x ~36,000 input tokens), while a typical
-call bills a few tenths of a cent, so the default $5 (35 of them) judges far more than 35 calls; below 10
+the largest request (~$0.15 with claude-haiku-4-5, 78% of it its 3 x ~36,000 input tokens), while a typical
+call bills a few tenths of a cent, so the default $5 (32 of them) judges far more than 32 calls; below 10
 a handful of large examples in flight hold the whole day's budget and others are refused meanwhile."""
 
 
@@ -508,8 +510,12 @@ def check_budget(claude: ClaudeJudge, budget: DailyBudget, setting: Flag) -> Non
 
 
 def _worst(bound: TokenBound) -> tuple[int, int]:
-    """Input and output tokens the lane reserves for an example of this bound: every attempt's worst case."""
-    return bound.input_tokens * bound.attempts, bound.output_tokens * bound.attempts
+    """Input and output tokens the lane reserves for an example of this bound: every attempt's worst case, at
+    the dearest rate a reply at a known price bills its tokens at (`DEAREST_SURCHARGE`), rounded up. Where
+    the call will run is told only by its reply: at the base prices, a US-only reply that used its
+    `max_tokens` billed past what its call reserved, and with no retries to spare, past the day's cap."""
+    return (math.ceil(DEAREST_SURCHARGE * bound.input_tokens * bound.attempts),
+            math.ceil(DEAREST_SURCHARGE * bound.output_tokens * bound.attempts))
 
 
 def _reserved(bound: TokenBound, prices: Prices) -> float:
@@ -518,7 +524,8 @@ def _reserved(bound: TokenBound, prices: Prices) -> float:
 
 def _tokens(bound: TokenBound, prices: Prices) -> str:
     return (f"{bound.attempts} attempts x ({bound.input_tokens:,} input + {bound.output_tokens:,} output "
-            f"tokens) at ${prices.input_per_mtok:g} / ${prices.output_per_mtok:g} per million")
+            f"tokens) at ${prices.input_per_mtok:g} / ${prices.output_per_mtok:g} per million, "
+            f"x{float(DEAREST_SURCHARGE):g} as US-only inference bills")
 
 
 def log_resumed(budget: DailyBudget, worst: float) -> None:

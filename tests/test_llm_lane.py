@@ -29,7 +29,7 @@ from ragmon.budget_file import BudgetFile
 from ragmon.cli import UsageError, build_parser
 from ragmon.errors import InputError
 from ragmon.evaluation import example_claims
-from ragmon.judges.claude import ClaudeJudge, Usage
+from ragmon.judges.claude import ClaudeJudge, TokenBound, Usage
 from ragmon.llm_lane import ClaudeLane, LaneOutcome, add_arguments, lane_from_args
 from ragmon.model import Context, Example
 from ragmon.scoring import LaneRefusal
@@ -108,19 +108,27 @@ async def test_budget_cap_holds_over_a_thousand_examples(fake_api: FakeAnthropic
 async def test_budget_refuses_only_when_the_worst_case_no_longer_fits(fake_api: FakeAnthropic) -> None:
     fake_api.default = Reply(usage=(1_000, 100))  # bills $0.0015 a call
     # No retries: the worst case is one attempt's (see the next test for what retries add).
-    lane = make_lane(fake_api, usd_per_day=0.0105, max_retries=0)
+    lane = make_lane(fake_api, usd_per_day=0.0115, max_retries=0)
     examples = [example(i) for i in range(10)]
     bound = lane.claude.request_bound(examples[0], example_claims(examples[0]))
     assert bound is not None and bound.output_tokens == 350 and bound.attempts == 1
-    worst = PRICES.cost(bound.input_tokens, bound.output_tokens)
+    worst = 1.1 * PRICES.cost(bound.input_tokens, bound.output_tokens)
     # A ~3 KB prompt (system, tool schema, ~1 KB of user turn) + 1,000 overhead tokens at $1/M, and 350 out at
-    # $5/M, $0.00175.
-    assert 0.0050 < worst < 0.0060
-    # One at a time: spent 0, 0.0015, 0.003, 0.0045 each leave room for `worst` (< 0.0045 + 0.0060 = 0.0105);
-    # at 0.006, 0.006 + worst > 0.011 > 0.0105. So 4 calls, $0.006 spent, then over_budget.
+    # $5/M, $0.00175; reserved at the US-only 1.1x, the dearest a reply bills at a known price.
+    assert 0.0055 < worst < 0.0066
+    # One at a time: spent 0, 0.0015, 0.003, 0.0045 each leave room for `worst` (< 0.0045 + 0.0066 = 0.0111);
+    # at 0.006, 0.006 + worst > 0.0115. So 4 calls, $0.006 spent, then over_budget.
     outcomes = await run_all(lane, examples, consumers=1)
     assert [o.outcome for o in outcomes] == ["ok"] * 4 + ["over_budget"] * 6
     assert lane.budget.spent == pytest.approx(0.006)
+
+
+def reserved_cost(bound: TokenBound, attempts: int | None = None) -> float:
+    """What the lane reserves for a call of `bound`: each of `attempts` (else the bound's) at its worst case,
+    every token at US-only inference's 1.1x, the dearest rate of a reply at a price ragmon knows, each count
+    rounded up to a whole token."""
+    n = bound.attempts if attempts is None else attempts
+    return PRICES.cost(-(-11 * n * bound.input_tokens // 10), -(-11 * n * bound.output_tokens // 10))
 
 
 def attempt_cost(lane: ClaudeLane, item: Example) -> float:
@@ -146,7 +154,7 @@ async def test_a_failure_past_the_judges_own_charges_the_whole_reservation_and_i
     with pytest.raises(RuntimeError, match="a bug"):
         await lane.judge_example(example(1))
     assert lane.budget.reserved == 0.0
-    assert lane.budget.spent == pytest.approx(3 * attempt_cost(lane, example(1)))
+    assert lane.budget.spent == pytest.approx(reserved_cost(bound))
     await lane.close()
 
 
@@ -389,17 +397,18 @@ def test_prices_default_to_the_models_list_price(monkeypatch: pytest.MonkeyPatch
 # The largest request's worst case with the default judge (claude-haiku-4-5 at $1 / $5 per million,
 # max_tokens 2,048, 2 retries, so 3 attempts), by hand: input at least 24,000 characters of documents +
 # a 4,000-character question + a 4,000-character answer + 1,000 tokens of overhead = 33,000 tokens, and at
-# most 5,000 more for the system prompt, the tool schema and the tags. So one call reserves between
-# 3 x (33,000 x $1 + 2,048 x $5) / 1e6 = $0.12972 and 3 x (38,000 x $1 + 2,048 x $5) / 1e6 = $0.14472.
+# most 5,000 more for the system prompt, the tool schema and the tags. Reserved at US-only inference's 1.1x,
+# one call reserves between 1.1 x 3 x (33,000 x $1 + 2,048 x $5) / 1e6 = $0.142692 and
+# 1.1 x 3 x (38,000 x $1 + 2,048 x $5) / 1e6 = $0.159192 (each token count rounded up: under $0.00001 more).
 
 
 # The largest example's (`largest_example_bound`): twenty claims of 200 Chinese characters, each verdict
 # allowed 50 + 200 x 1.5 = 350 tokens, so 2,048 // 350 = 5 a call, 4 calls. Each sends the documents and the
 # question again, and its 1,000 characters of claims as 3,000 UTF-8 bytes: at least 24,000 + 4,000 + 3,000 +
 # 1,000 = 32,000 input tokens a call, at most 5,000 more. So one example reserves between
-# 3 x (4 x 32,000 x $1 + 4 x 2,048 x $5) / 1e6 = $0.50688 and 3 x (4 x 37,000 x $1 + 4 x 2,048 x $5) / 1e6
-# = $0.56688.
-EXAMPLE_LOW, EXAMPLE_HIGH = 0.50688, 0.56688
+# 1.1 x 3 x (4 x 32,000 x $1 + 4 x 2,048 x $5) / 1e6 = $0.557568 and
+# 1.1 x 3 x (4 x 37,000 x $1 + 4 x 2,048 x $5) / 1e6 = $0.623568.
+EXAMPLE_LOW, EXAMPLE_HIGH = 0.557568, 0.623568
 
 
 def test_a_budget_that_cannot_cover_the_largest_example_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -469,14 +478,14 @@ def test_a_budget_covering_few_calls_is_warned_about(monkeypatch: pytest.MonkeyP
         assert lane is not None
         return [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
 
-    # $1 holds 1 / $0.14472 = 6.9 to 1 / $0.12972 = 7.7 worst cases: 7, fewer than 10.
-    (warning,) = warnings("1")
-    assert warning.startswith("--llm-budget-usd-per-day 1 holds only 7 Claude calls a day at the worst case: "
-                              "each call reserves up to $")
-    # $0.60, enough for the largest example (below), holds 0.6 / 0.14472 = 4.1 to 0.6 / 0.12972 = 4.6 calls;
-    # $1.50 holds 1.5 / 0.14472 = 10.4 at least: no warning.
-    assert warnings("0.6")[0].startswith("--llm-budget-usd-per-day 0.6 holds only 4 Claude calls a day")
-    assert warnings("1.5") == []
+    # $0.80 holds 0.8 / $0.159192 = 5.03 to 0.8 / $0.142692 = 5.6 worst cases: 5, fewer than 10.
+    (warning,) = warnings("0.8")
+    assert warning.startswith("--llm-budget-usd-per-day 0.8 holds only 5 Claude calls a day at the worst "
+                              "case: each call reserves up to $")
+    # $0.65, enough for the largest example (above), holds 0.65 / 0.159192 = 4.08 to 0.65 / 0.142692 = 4.56
+    # calls; $1.60 holds 1.6 / 0.159192 = 10.05 at least: no warning.
+    assert warnings("0.65")[0].startswith("--llm-budget-usd-per-day 0.65 holds only 4 Claude calls a day")
+    assert warnings("1.6") == []
 
 
 def test_serve_refuses_to_start_on_a_budget_that_cannot_cover_one_call(ragmon_cmd: list[str]) -> None:
@@ -719,7 +728,6 @@ async def test_unanswered_attempts_of_a_small_call_never_settle_past_the_reserva
     long = [f"Water boils at 100 C at sea level, fact {i:02d}, " + "and it is so " * 11 + "true."
             for i in range(20)]
     item = Example("long", "q", (Context("d1", "Water boils at 100 C."),), " ".join([*long, "Ice melts."]))
-    fake_api.enqueue(Hang(30), Reply(usage=(1_000, 2_000)), Hang(30), Hang(30))
     probe = make_lane(fake_api, max_tokens=2_048)  # room for twenty verdicts in one reply
     bound = probe.claude.request_bound(item, example_claims(item))
     first = probe.claude.request_bound(Example("a", "q", item.contexts, " ".join(long)),
@@ -729,17 +737,19 @@ async def test_unanswered_attempts_of_a_small_call_never_settle_past_the_reserva
     await probe.close()
     assert bound is not None and first is not None and second is not None
     assert bound.input_tokens == first.input_tokens + second.input_tokens  # two calls
-    # The billed reply (20 verdicts: 2,000 output tokens) plus three unanswered attempts at the larger
-    # call's worst case pass the reservation of two attempts at each call: the overshoot this test is about.
-    cap = PRICES.cost(2 * bound.input_tokens, 2 * bound.output_tokens)  # max_retries=1: two attempts a call
-    assert PRICES.cost(1_000 + 3 * first.input_tokens, 2_000 + 3 * 2_048) > cap
+    # The billed reply (20 verdicts: 2,000 output tokens, and all the input its call's bound allows) plus
+    # three unanswered attempts at the larger call's worst case pass the reservation of two attempts at each
+    # call: the overshoot this test is about.
+    fake_api.enqueue(Hang(30), Reply(usage=(first.input_tokens, 2_000)), Hang(30), Hang(30))
+    cap = reserved_cost(bound, attempts=2)  # max_retries=1: two attempts a call
+    assert PRICES.cost(4 * first.input_tokens, 2_000 + 3 * 2_048) > cap
     lane = make_lane(fake_api, usd_per_day=cap, timeout=1.5, max_retries=1, max_tokens=2_048)  # room to reply
     (outcome,) = await run_all(lane, [item])
     assert outcome.outcome == "timeout" and fake_api.calls == 4
     assert lane.budget.spent <= cap and lane.budget.reserved == 0.0
     # Never less than what could have been billed: the billed reply, the first call's unanswered attempt
     # and the second call's two, each at its own call's worst case.
-    could = PRICES.cost(1_000 + first.input_tokens + 2 * second.input_tokens, 2_000 + 3 * 2_048)
+    could = PRICES.cost(2 * first.input_tokens + 2 * second.input_tokens, 2_000 + 3 * 2_048)
     assert outcome.cost_usd >= could
 
 
@@ -798,7 +808,7 @@ async def test_a_bill_past_its_reservation_or_the_cap_is_warned_about(
     lane = make_lane(fake_api, usd_per_day=2.5, max_retries=0, clock=clock)
     bound = lane.claude.request_bound(example(0), example_claims(example(0)))
     assert bound is not None
-    reserved = attempt_cost(lane, example(0))
+    reserved = reserved_cost(bound)
     with caplog.at_level(logging.WARNING, logger="ragmon.llm_lane"):
         outcomes = await run_all(lane, [example(i) for i in range(3)], consumers=1)
         clock.now += 60.0
@@ -808,7 +818,8 @@ async def test_a_bill_past_its_reservation_or_the_cap_is_warned_about(
     lines = [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
     assert lines[0] == (f"Claude judge: example 'ex-0' billed $1.0005, more than the ${reserved:.4f} "
                         f"reserved for it: the API billed as many as 1,000,000 input and 100 output tokens, "
-                        f"past the {bound.input_tokens:,} and 350 reserved (every attempt's bound)")
+                        f"past the {-(-11 * bound.input_tokens // 10):,} and 385 reserved (every attempt's "
+                        "bound, at 1.1x)")
     assert lines[1] == ("Claude judge: $3.0015 spent today, past --llm-budget-usd-per-day 2.5 (example "
                         "'ex-2' billed $1.0005); no further call is made before the UTC day ends")
     assert lines[2].startswith("Claude judge over_budget: example 'ex-3'")
@@ -844,7 +855,7 @@ def test_a_restarted_sidecar_resumes_the_days_spend_from_its_budget_file_and_say
     assert (line.levelno, line.getMessage()) == (logging.INFO, (
         f"Claude judge: $1.2500 of --llm-budget-usd-per-day 5 already committed on {today()} (UTC), resumed "
         f"from --llm-budget-file {path}; $3.7500 left"))
-    # $4.60 spent leaves $0.40, less than the largest example's worst case ($0.50688 to $0.56688, above).
+    # $4.60 spent leaves $0.40, less than the largest example's worst case ($0.557568 to $0.623568, above).
     (line,) = start(4.6)
     assert line.levelno == logging.WARNING
     assert line.getMessage().startswith(
@@ -991,20 +1002,22 @@ async def test_a_call_cancelled_as_the_sidecar_stops_counts_unbilled_with_an_out
     path = tmp_path / "spend.json"
     lane = make_lane(fake_api, max_retries=2)
     lane.budget = DailyBudget(100.0, PRICES, day=lambda: 0, record=BudgetFile(path))
-    worst = attempt_cost(lane, example(1))
+    bound = lane.claude.request_bound(example(1), example_claims(example(1)))
+    assert bound is not None and bound.attempts == 3
+    worst = reserved_cost(bound)  # every attempt, as reserved
     judge_saying(lane, monkeypatch, None)
     with caplog.at_level(logging.WARNING, logger="ragmon.llm_lane"):
         (told,) = await hang_until_cancelled(lane, fake_api)
     await lane.close()
-    assert lane.budget.spent == pytest.approx(3 * worst) and lane.budget.carried == pytest.approx(3 * worst)
+    assert lane.budget.spent == pytest.approx(worst) and lane.budget.carried == pytest.approx(worst)
     record = json.loads(path.read_text(encoding="utf-8"))
-    assert (record["usd"], record["unbilled_usd"]) == (pytest.approx(3 * worst), pytest.approx(3 * worst))
-    assert (told.outcome, told.result, told.cost_usd) == ("error", None, pytest.approx(3 * worst))
+    assert (record["usd"], record["unbilled_usd"]) == (pytest.approx(worst), pytest.approx(worst))
+    assert (told.outcome, told.result, told.cost_usd) == ("error", None, pytest.approx(worst))
     assert told.duration is not None and told.duration > 0
     (line,) = [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
     assert line == ("Claude judge error: example 'ex-1': call cancelled midway, ragmon stopping (its "
                     f"--drain-seconds passed); counted at the worst case of every attempt it may have made, "
-                    f"${3 * worst:.4f}, never billed as far as ragmon knows")
+                    f"${worst:.4f}, never billed as far as ragmon knows")
 
 
 async def test_a_cancelled_call_is_told_with_its_time_in_the_judge(fake_api: FakeAnthropic) -> None:

@@ -153,6 +153,12 @@ https://platform.claude.com/docs/en/manage-claude/data-residency): US-only infer
 (https://docs.aws.amazon.com/claude-platform/latest/userguide/data-residency.html); models without the
 parameter say `not_available`. A geography not listed has a price ragmon does not know (`_unpriced`)."""
 
+DEAREST_SURCHARGE = max(GEO_SURCHARGES.values())
+"""The most a reply at a price ragmon knows bills each token of its request and reply, in base tokens (US-only
+inference, 1.1x): what a call's worst case is priced at before anyone knows where it will run
+(`ragmon.llm_lane`). A bound at the base prices was no bound: with no retries, a US-only reply using its
+`max_tokens` billed past the reservation, and past the day's cap."""
+
 
 @dataclass(frozen=True, slots=True)
 class Usage:
@@ -1402,9 +1408,9 @@ class ClaudeJudge:
         self._unpriced_said = True
         log.warning("Claude judge: a reply ran at %s, whose price ragmon does not know: its real bill is "
                     "unknown, possibly many times the base prices; ragmon serve counts each such call at all "
-                    "it reserved (every attempt's worst case at the base prices), but its bill may be more, "
-                    "and the day's spend may pass --llm-budget-usd-per-day; calibrate marks its tokens and "
-                    "cost as at least", what)
+                    "it reserved (every attempt's worst case at 1.1x the base prices), but its bill may be "
+                    "more, and the day's spend may pass --llm-budget-usd-per-day; calibrate marks its tokens "
+                    "and cost as at least", what)
 
     @staticmethod
     def _finish(plan: _Plan, parsed: Sequence[ClaimVerdict]) -> tuple[ClaimVerdict, ...]:

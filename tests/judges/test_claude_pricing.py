@@ -139,14 +139,15 @@ async def test_a_reply_at_a_price_ragmon_does_not_know_counts_all_its_call_reser
         fake_api: FakeAnthropic, usage: dict[str, Any], caplog: pytest.LogCaptureFixture) -> None:
     """Its verdicts stand; its bill, 1,000 input and 100 output tokens at a multiple of the base prices
     nobody reported, counts as all the budget reserved for the call: 3 attempts (the first and 2 retries) of
-    the request's bound in input and max_tokens 350 in output. In fast mode at 6x the reply bills $0.009
-    (6 x $0.0015); counted at the base prices plus one attempt's worst case, it was less. A warning says
-    that the real bill is unknown and may pass the cap, once."""
+    the request's bound in input and max_tokens 350 in output, at 1.1x. In fast mode at 6x the reply bills
+    $0.009 (6 x $0.0015); counted at the base prices plus one attempt's worst case, it was less. A warning
+    says that the real bill is unknown and may pass the cap, once."""
     fake_api.default = reply(usage)
     lane = make_lane(fake_api)
     bound = lane.claude.request_bound(example(1), example_claims(example(1)))
     assert bound is not None
-    reserved = PRICES.cost(3 * bound.call_input_tokens, 3 * 350)
+    # As reserved: 3 attempts, each token at US-only inference's 1.1x, the dearest known rate, rounded up.
+    reserved = PRICES.cost(-(-33 * bound.call_input_tokens // 10), -(-33 * 350 // 10))
     with caplog.at_level(logging.WARNING, logger="ragmon.judges.claude"):
         outcomes = [await lane.judge_example(example(i)) for i in (1, 2)]
     await lane.close()
@@ -159,8 +160,8 @@ async def test_a_reply_at_a_price_ragmon_does_not_know_counts_all_its_call_reser
     assert said == [
         f"Claude judge: a reply ran at {field} {value!r}, whose price ragmon does not know: its real bill is "
         "unknown, possibly many times the base prices; ragmon serve counts each such call at all it "
-        "reserved (every attempt's worst case at the base prices), but its bill may be more, and the day's "
-        "spend may pass --llm-budget-usd-per-day; calibrate marks its tokens and cost as at least"]
+        "reserved (every attempt's worst case at 1.1x the base prices), but its bill may be more, and the "
+        "day's spend may pass --llm-budget-usd-per-day; calibrate marks its tokens and cost as at least"]
 
 
 def write_labelled(path: Path) -> Path:
@@ -190,3 +191,36 @@ def test_calibrate_prices_a_reply_as_the_budget_does(fake_api: FakeAnthropic, tm
     assert [claude["input_tokens_per_example"], claude["output_tokens_per_example"]] == tokens
     assert claude["cost_usd_per_example"] == pytest.approx(cost)
     assert claude["examples_with_unknown_bills"] == unknown
+
+
+US_AT_MAX_TOKENS = {"inference_geo": "us"}
+"""A US-only reply that used all of a `max_tokens` of 20,000: 1.1 x 1,000 = 1,100 input tokens at $1 per
+million and 1.1 x 20,000 = 22,000 output tokens at $5, $0.0011 + $0.11 = $0.1111."""
+
+
+def no_retry_lane(api: FakeAnthropic, usd_per_day: float) -> ClaudeLane:
+    clock = ManualClock()
+    budget = DailyBudget(usd_per_day, PRICES, day=lambda: 0)
+    return ClaudeLane(make_judge(api, max_tokens=20_000, max_retries=0), rate=1.0, concurrency=1, k=5,
+                      bucket=TokenBucket(1_000, clock), budget=budget, clock=clock)
+
+
+@pytest.mark.parametrize(("usd_per_day", "outcome", "spent"), [
+    # Reserved at the base prices, (~4,000 input + 20,000 output tokens) one attempt, $0.104: it fitted
+    # $0.105, and the US-only bill, $0.1111, passed the cap. At US-only prices the worst case is
+    # 1.1 x $0.104 > $0.114.
+    (0.105, "over_budget", 0.0),
+    (0.12, "ok", 0.1111),
+], ids=["cap below the US-only worst case", "cap above it"])
+async def test_a_us_only_reply_never_takes_the_day_past_the_cap(fake_api: FakeAnthropic, usd_per_day: float,
+                                                                outcome: str, spent: float) -> None:
+    """US-only inference bills every token at 1.1x, a price ragmon knows: the worst case a call may bill, and
+    so what it reserves, is its bound at that price, or a reply using its `max_tokens` passes the cap."""
+    fake_api.default = reply(US_AT_MAX_TOKENS, inputs=1_000, outputs=20_000)
+    lane = no_retry_lane(fake_api, usd_per_day)
+    bound = lane.claude.request_bound(example(1), example_claims(example(1)))
+    assert bound is not None and 3_000 < bound.input_tokens < 5_000 and bound.attempts == 1
+    result = await lane.judge_example(example(1))
+    await lane.close()
+    assert result.outcome == outcome
+    assert lane.budget.spent == pytest.approx(spent) and lane.budget.spent <= usd_per_day
