@@ -558,6 +558,18 @@ async def test_a_gateway_timeout_counts_as_billed(fake_api: FakeAnthropic) -> No
     assert answered.cost_usd == pytest.approx(retried + 0.0015)
 
 
+async def test_a_cdn_timeout_counts_as_billed(fake_api: FakeAnthropic) -> None:
+    """A 524 is a CDN's (Cloudflare's) 504: it reached the origin and sent the request, which ran past the
+    CDN's timeout, and the API billed it. Counted as no bill, as any 5xx, a call of three 524s cost $0, as the
+    504s above once did."""
+    fake_api.default = Raw("<html><title>A timeout occurred</title></html>", status=524)
+    lane = make_lane(fake_api, max_retries=2)
+    worst = attempt_cost(lane, example(1))
+    (outcome,) = await run_all(lane, [example(1)])
+    assert outcome.outcome == "error" and fake_api.calls == 3
+    assert outcome.cost_usd == pytest.approx(3 * worst) and lane.budget.spent == pytest.approx(3 * worst)
+
+
 @contextlib.contextmanager
 def unreachable() -> Iterator[str]:
     """An address whose TCP handshake never completes: a listening socket that never accepts, its

@@ -164,9 +164,9 @@ inference, 1.1x): what a call's worst case is priced at before anyone knows wher
 class Usage:
     """What one judging billed; `calls` counts billed replies (0 when every verdict came from the cache).
 
-    `unanswered` counts attempts sent that got no reply (timed out, or the connection was cut; a 504 says the
-    same, `TIMED_OUT_STATUS`) or one whose bill could not be read (no usage, or a price ragmon does not
-    know): the API may have run each to completion and billed it, for an amount nobody reported, so a
+    `unanswered` counts attempts sent that got no reply (timed out, or the connection was cut; a 504 or 524
+    says the same, `TIMED_OUT_STATUSES`) or one whose bill could not be read (no usage, or a price ragmon
+    does not know): the API may have run each to completion and billed it, for an amount nobody reported, so a
     budget counts each at its worst case. Tokens are counted as billed, at the model's base input and
     output prices (`_usage`): a token written to a prompt cache is up to 2 input tokens, one read from it a
     tenth of one, and US-only inference adds a tenth to each; a budget and `ragmon calibrate` price them
@@ -203,8 +203,8 @@ class TokenBound:
 class ClaudeJudgeError(JudgeError):
     """A Claude call that gave no verdicts. `kind` is the outcome a caller counts (error, timeout,
     rate_limited); `usage` is what it billed: zero tokens for an error status or a request never sent (the
-    API bills neither; a 504 is an attempt unanswered, `TIMED_OUT_STATUS`), the reply's usage for a
-    malformed reply, plus in both the attempts sent that got no reply (`Usage.unanswered`). A reply whose
+    API bills neither; a 504 or 524 is an attempt unanswered, `TIMED_OUT_STATUSES`), the reply's usage for
+    a malformed reply, plus in both the attempts sent that got no reply (`Usage.unanswered`). A reply whose
     bill cannot be read (not JSON, no usage) is one more unanswered attempt: its cost is unknown, but no
     more than one attempt's worst case."""
 
@@ -554,7 +554,7 @@ class _Attempts:
             _ATTEMPT.reset(entered)
         self.replied += 1
         self.credentials |= _credentials(response.http_response.request.headers)
-        self._count(response.http_response.status_code == TIMED_OUT_STATUS)
+        self._count(response.http_response.status_code in TIMED_OUT_STATUSES)
         return self._within_bound(request, response)
 
     def _count(self, maybe_billed: bool) -> None:
@@ -586,11 +586,12 @@ def _retried(reply: Any) -> bool:
     return bool(reply.status_code in (408, 409, 429) or reply.status_code >= 500)
 
 
-TIMED_OUT_STATUS = 504
-"""The status of a reply saying the request timed out while it ran: the API's `timeout_error`, or a gateway
-whose own timeout is shorter than the judge's, past which the API ran on and billed it. Its attempt counts as
-one sent and unanswered (`Usage.unanswered`): counted as no bill, a gateway's 504 to each of the SDK's
-attempts had a day's spend read $0 while the API billed every one."""
+TIMED_OUT_STATUSES = frozenset({504, 524})
+"""The statuses of a reply saying the request timed out while it ran: 504, the API's `timeout_error`, or a
+gateway whose own timeout is shorter than the judge's, past which the API ran on and billed it; 524, a CDN's
+(Cloudflare's) own word for the same, its request sent to the origin, which did not answer in time. Its
+attempt counts as one sent and unanswered (`Usage.unanswered`): counted as no bill, a gateway's 504 (or a
+CDN's 524) to each of the SDK's attempts had a day's spend read $0 while the API billed every one."""
 
 
 def shown_wait(seconds: float) -> str:
