@@ -80,6 +80,8 @@ def test_a_file_dated_after_tomorrow_is_refused_not_obeyed_until_that_date(tmp_p
                                  "tomorrow (today is 1970-04-11 UTC): a clock was wrong when it was written; "
                                  "move it away to start today's budget afresh")
     BudgetFile(path).close()  # no lock left behind
+    with pytest.raises(InputError, match="holds the spend of 1970-04-14, later than tomorrow"):
+        budget_on(path, day=101)  # the day after tomorrow is as wrong a clock as months away
     assert budget_on(path, day=102).spent == 6.0  # the day before it: a clock stepped back, obeyed
 
 
