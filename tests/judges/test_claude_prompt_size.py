@@ -143,3 +143,23 @@ def test_no_call_is_larger_than_the_largest_request(groups: list[tuple[int, int,
     bound = judge.request_bound(Example("e", "q" * question, contexts, None), answer)
     largest = judge.largest_request_bound()
     assert bound is None or bound.call_input_tokens <= largest.input_tokens
+
+
+def test_text_of_several_bytes_a_character_is_bounded_at_a_token_a_byte() -> None:
+    """A tokenizer may give a character outside its vocabulary (an emoji, a rare CJK ideograph beyond the
+    Basic Multilingual Plane) a token per UTF-8 byte, so the bound counts bytes, not characters: 300 emoji
+    of 4 bytes each, in the document and in the claim, bound at least 2 x 300 x (4 - 1) = 1,800 tokens more
+    than 300 ASCII letters; 300 ideographs of U+20000 (4 bytes) as many."""
+    judge = make_judge()
+    try:
+        def bound(text: str) -> int:
+            made = judge.request_bound(Example("e", "q", (Context("d1", text),), text),
+                                       (Claim(text, 0, len(text)),))
+            assert made is not None
+            return made.input_tokens
+
+        ascii_bound = bound("a" * 300)
+        for wide in ("\U0001F600", "\U00020000"):
+            assert bound(wide * 300) - ascii_bound >= 1_800
+    finally:
+        judge.close()
