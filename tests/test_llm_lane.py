@@ -1068,6 +1068,35 @@ async def test_a_cancelled_call_counts_only_the_attempts_the_judge_says_it_sent(
                             f"${worst:.4f}, never billed as far as ragmon knows{said}")
 
 
+async def test_a_long_answer_cancelled_in_its_second_call_is_charged_what_its_first_billed(
+        fake_api: FakeAnthropic) -> None:
+    """Twenty long claims and a short one go out in two calls. The first is answered, billing 1,000 input
+    and 100 output tokens ($0.0015); the drain cancels the second while it hangs. The example is charged
+    that bill plus one attempt at the larger call's worst case, only the latter said apart as unbilled."""
+    long = [f"Water boils at 100 C at sea level, fact {i:02d}, " + "and it is so " * 11 + "true."
+            for i in range(20)]
+    item = Example("long", "q", (Context("d1", "Water boils at 100 C."),), " ".join([*long, "Ice melts."]))
+    fake_api.enqueue(Reply(usage=(1_000, 100)), Hang(30))
+    lane = make_lane(fake_api, max_retries=0, max_tokens=2_048)  # room for twenty verdicts in one reply
+    first = lane.claude.request_bound(Example("a", "q", item.contexts, " ".join(long)),
+                                      example_claims(item)[:20])
+    assert first is not None
+    told: list[LaneOutcome] = []
+    lane.on_cancelled = told.append
+    task = asyncio.ensure_future(lane.judge_example(item))
+    for _ in range(1_000):  # until the second call reached the API (10 s at most)
+        if fake_api.calls == 2:
+            break
+        await asyncio.sleep(0.01)
+    await cancel(task)
+    await lane.close()
+    in_flight = PRICES.cost(first.input_tokens, 2_048)
+    (outcome,) = told
+    assert outcome.cost_usd == pytest.approx(0.0015 + in_flight)
+    assert lane.budget.spent == pytest.approx(0.0015 + in_flight)
+    assert lane.budget.carried == pytest.approx(in_flight) and lane.budget.reserved == 0.0
+
+
 async def test_a_call_cut_off_in_its_first_attempt_is_charged_that_attempt_alone(
         fake_api: FakeAnthropic, caplog: pytest.LogCaptureFixture) -> None:
     """The real judge, hanging in its first of three attempts when the drain cancels it: it says it sent
