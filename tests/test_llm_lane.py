@@ -838,6 +838,16 @@ async def test_a_bill_past_its_reservation_or_the_cap_is_warned_about(
     assert len(lines) == 3  # calls 2 and 3 passed their reservations too, within the minute of call 1's line
 
 
+async def test_output_tokens_billed_past_the_reservation_are_counted_whole(fake_api: FakeAnthropic) -> None:
+    """As input tokens past the bound are (above): a reply reporting 1,000 input and 1,000,000 output tokens
+    is counted at $0.001 + $5 = $5.001, not clamped to the 385 output tokens its call reserved."""
+    fake_api.default = Reply(usage=(1_000, 1_000_000))
+    lane = make_lane(fake_api, usd_per_day=10.0, max_retries=0)
+    (outcome,) = await run_all(lane, [example(0)])
+    assert outcome.outcome == "ok" and outcome.cost_usd == pytest.approx(5.001)
+    assert lane.budget.spent == pytest.approx(5.001)
+
+
 def today() -> str:
     return datetime.datetime.now(datetime.UTC).date().isoformat()
 
