@@ -845,9 +845,7 @@ def test_what_a_disclaimer_goes_on_to_state_is_a_claim(claim: str) -> None:
 ])
 def test_pointers_chat_assistants_write_are_no_claims(pointer: str) -> None:
     # Inside an answer, where the wrapper model is not asked: its pattern alone tells the pointer.
-    answer = f"Refunds take 5 days. {pointer} Exchanges are free. Returns are easy. Thanks!"
-    assert [c.text for c in split_claims(answer)] == [
-        "Refunds take 5 days.", "Exchanges are free.", "Returns are easy."]
+    assert around(pointer) == list(AROUND)
 
 
 @pytest.mark.parametrize("claim", [
@@ -859,9 +857,7 @@ def test_pointers_chat_assistants_write_are_no_claims(pointer: str) -> None:
     "It's best to check the app before you commit to either option - both are free.",
 ])
 def test_what_such_a_pointer_adds_is_a_claim(claim: str) -> None:
-    answer = f"Refunds take 5 days. {claim} Exchanges are free. Returns are easy. Thanks!"
-    assert [c.text for c in split_claims(answer)] == [
-        "Refunds take 5 days.", claim, "Exchanges are free.", "Returns are easy."]
+    assert around(claim) == [AROUND[0], claim, *AROUND[1:]]
 
 
 @pytest.mark.parametrize("refusal", [
@@ -873,8 +869,7 @@ def test_what_such_a_pointer_adds_is_a_claim(claim: str) -> None:
     "There isn't enough information here to answer that.",
 ])
 def test_refusals_in_an_assistants_words_are_no_claims_inside_an_answer(refusal: str) -> None:
-    answer = f"Thanks for asking. {refusal} Refunds take 5 days. Exchanges are free. Thanks!"
-    assert [c.text for c in split_claims(answer)] == ["Refunds take 5 days.", "Exchanges are free."]
+    assert around(refusal) == list(AROUND)
 
 
 @pytest.mark.parametrize("claim", [
@@ -883,8 +878,7 @@ def test_refusals_in_an_assistants_words_are_no_claims_inside_an_answer(refusal:
     "That's not something we can refund.",  # what the company does, not what the answerer can say
 ])
 def test_statements_worded_like_an_assistants_refusals_stay_claims(claim: str) -> None:
-    answer = f"Thanks for asking. {claim} Refunds take 5 days. Exchanges are free. Thanks!"
-    assert [c.text for c in split_claims(answer)] == [claim, "Refunds take 5 days.", "Exchanges are free."]
+    assert around(claim) == [AROUND[0], claim, *AROUND[1:]]
 
 
 @pytest.mark.parametrize("filler", [
@@ -898,9 +892,7 @@ def test_statements_worded_like_an_assistants_refusals_stay_claims(claim: str) -
     "This is general information and not financial advice.",
 ])
 def test_lead_ins_and_disclaimers_inside_an_answer_are_no_claims(filler: str) -> None:
-    answer = f"Refunds take 5 days. Exchanges are free. {filler} Returns are easy. Shipping is fast. Thanks!"
-    assert [c.text for c in split_claims(answer)] == [
-        "Refunds take 5 days.", "Exchanges are free.", "Returns are easy.", "Shipping is fast."]
+    assert around(filler) == list(AROUND)
 
 
 @pytest.mark.parametrize("claim", [
@@ -909,5 +901,4 @@ def test_lead_ins_and_disclaimers_inside_an_answer_are_no_claims(filler: str) ->
     "This is general information and the fee is waived.",
 ])
 def test_what_such_a_lead_in_goes_on_to_say_is_a_claim(claim: str) -> None:
-    answer = f"Refunds take 5 days. Exchanges are free. {claim} Returns are easy. Shipping is fast. Thanks!"
-    assert claim in [c.text for c in split_claims(answer)]
+    assert claim in around(claim)
