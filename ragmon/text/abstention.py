@@ -177,9 +177,9 @@ details you provided are only for delivery purposes." says what a shop does with
 _SCOPE = deferred(
     r"\W*(?:(?:unfortunately|sorry|i'm sorry|i am sorry|i'm afraid|i am afraid|however)\W+)?"
     r"(?:i (?:looked through|checked|searched|read|reviewed|went through) [^,.;:!?]{1,60}, but )?"
-    r"(?:(?:the|this|that|my)(?P<only> only)? (?:[\w'-]+ ){0,3}?(?:" + _OWN_SOURCE + r"(?: (?:that|which))? "
-    + _HOLDS + "|" + _SHARED + r")|(?:what|all) i (?:have|can see|"
-    r"was given|'ve got)(?: here)?)"
+    r"(?P<source>(?:the|this|that|my)(?: only)? (?:[\w'-]+ ){0,3}?(?:" + _OWN_SOURCE
+    + r"(?: (?:that|which))? " + _HOLDS + "|" + _SHARED + r")|(?:what|all) i (?:have|can see|was given|"
+    r"'ve got)(?: here)?)"
     r"(?P<verb>(?: (?:only|just|mainly|mostly|solely|specifically))? (?:(?:is|are|was|were)(?: (?:only|just|"
     r"all|mainly|mostly|solely|specifically|entirely))? (?:about|on|limited to|restricted to|focused on|for|"
     r"from|the|an?)|covers?|covered|deals? with|dealt with|relates? to|concerns?|focus(?:es)? on|"
@@ -210,25 +210,84 @@ _A_VERB = deferred(r"\b(?:is|are|was|were|be|been|will|would|can|could|may|might
 _TOPIC = deferred(r"(?:and |or )?(?:how|what|when|where|who|whether)\b")
 _TOPIC_IN = deferred(r"\b(?:how|what|when|where|who|whether)\b")
 """A question word before a verb in what the sources are said to cover: "how leave is accrued" is a topic."""
+_ONLY = deferred(r"\bonly\b")
+_EUROPEAN_SOURCE = (
+    r"(?:(?:la|el|los|las)(?: única| único)? (?:información|informacion|documentos?|página|documentación)"
+    r"(?: que tengo| de que dispongo| disponible| a la que tengo acceso)"
+    r"|(?:a|o|os|as)(?: única| único)? (?:informação|informações|documentos?|página|documentação)"
+    r"(?: que tenho| de que disponho| disponível| a que tenho acesso)"
+    r"|(?:l'|il |la |i |le )(?:unico |unica )?(?:documento|documenti|informazioni|pagina|documentazione)"
+    r"(?: che ho| a mia disposizione| disponibile| disponibili)"
+    r"|(?:le |la |les |l')(?:seul |seule |seuls |seules )?(?:documents?|informations?|page|documentation)"
+    r"(?: dont je dispose| que j'ai| à ma disposition| disponibles?)"
+    r"|(?:das|die|der) (?:einzige )?(?:dokument|dokumente|informationen|seite|unterlagen|dokumentation)"
+    r"(?:, (?:auf|zu) (?:das|die|der|dem|den) ich (?:zugreifen kann|zugriff habe),| die mir vorliegen"
+    r"| das mir vorliegt| die ich habe| das ich habe))"
+    r"(?: (?:de|sobre|del|da|do|das|dos|su|sul|sulla|sur|über|zu|zum|zur) [^,.;:!?]{1,50}?)?")
+_EUROPEAN_SCOPE = deferred(
+    r"\W*(?:(?:lamentablemente|desafortunadamente|lo siento|infelizmente|purtroppo|malheureusement|"
+    r"désolée?|leider)\W+)?(?P<source>" + _EUROPEAN_SOURCE + r")"
+    r"(?P<verb>(?: (?:solo|sólo|solamente|únicamente|apenas|só|somente|soltanto|unicamente|seulement|"
+    r"uniquement|nur|ausschließlich))? (?:trata(?:n|m)?(?: (?:de|sobre|das|dos|da|do))?|cubren?|"
+    r"hablan? (?:de|sobre)|se refieren? a|se centran? en|cobrem?|falam? (?:de|sobre)|referem?-se a|"
+    r"abordam?|abordan|riguarda(?:no)?|trattano|tratta(?: di)?|copr(?:e|ono)|parla(?:no)? di|"
+    r"si riferisc(?:e|ono) a|porten?t? sur|traiten?t? (?:de|des|du)|couvren?t?|concernen?t?|parlen?t? de|"
+    r"behandel[tn]|betreffen|betrifft|beziehen sich auf|bezieht sich auf|handel[tn] von)\b)")
+"""`_SCOPE` in German, French, Spanish, Italian and Portuguese, with the patterns after it: "La
+información que tengo de tu póliza solo trata la fisioterapia, y no menciona nada sobre tratamientos
+dentales.", "Das Dokument, auf das ich zugreifen kann, behandelt nur das Thema Umzug.", "L'unico documento
+disponibile riguarda i buoni pasto, quindi non posso dirti ..."."""
+_EUROPEAN_ONLY = deferred(r"\b(?:únic[oa]|unic[oa]|seule?s?|einzige)\b")
+_EUROPEAN_NARROWS = deferred(
+    r"\b(?:solo|sólo|solamente|únicamente|apenas|só|somente|soltanto|unicamente|seulement|uniquement|nur|"
+    r"ausschließlich|nada (?:sobre|de|acerca)|nichts (?:über|zu)|rien (?:sur|à propos)|niente su)\b"
+    r"|\b(?:no|não|non|ne|n') ?(?:\w+ )?(?:menciona|mencionan|refere|referem|menziona|menzionano|mentionne|"
+    r"mentionnent|dice|dicen|diz|dizem|dit|disent|parla|parle|habla|fala|trata|tratta|traite|cubre|cobre|"
+    r"copre|couvre|posso dirti|puedo decirte|posso dizer|peux (?:vous |te )?dire)\b"
+    r"|\b(?:erwähnt|nennt|sagt|behandelt)\b[^,.;]{0,40}\bnicht\b")
+_EUROPEAN_SCOPE_CLAUSE = deferred(
+    r"(;)\s*|,\s*|\s[-—–]\s|\s(?=(?:mas|pero|ma|mais|aber|quindi|donc|daher)\b)")
+_EUROPEAN_NEW_CLAUSE = deferred(
+    r"(?:y |e |et |und )?(?:mas|pero|ma|mais|aber|quindi|así que|por lo que|donc|daher|por isso|que|qui|che|"
+    r"esto|isso|ciò)\b")
+_EUROPEAN_A_VERB = deferred(
+    r"\b(?:es|son|está|están|cuesta|cuestan|incluye|é|são|estão|custa|custam|inclui|è|sono|costa|costano|"
+    r"include|est|sont|coûte|coûtent|inclut|ist|sind|kostet|kosten|enthält|beträgt)\b")
+_EUROPEAN_TOPIC = deferred(
+    r"(?:y |e |et |und )?(?:cómo|qué|cuándo|dónde|quién|si|como|o que|quando|onde|quem|se|come|cosa|dove|chi|"
+    r"comment|quand|où|qui|wie|was|wann|wo|wer|ob)\b")
+_EUROPEAN_TOPIC_IN = deferred(
+    r"\b(?:cómo|qué|cuándo|dónde|quién|como|quando|onde|quem|come|cosa|dove|chi|comment|quand|où|wie|was|"
+    r"wann|wo|wer|ob)\b")
+_EUROPEAN_HOLDERS = ("tengo", "dispongo", "disponible", "tenho", "disponho", "disponível", "che ho",
+                     "disposizione", "disponibil", "dispose", "j'ai", "ich ", "mir vorlieg")
+"""A word of each way `_EUROPEAN_SOURCE` has the answerer hold its sources: a sentence with none is spared
+the pattern."""
 
 
-def _states_the_scope(low: str) -> bool:
+def _states_the_scope(low: str, european: bool) -> bool:
     """Whether `low` (normalised) is only a narrow account of what the answerer's sources are about
-    (`_SCOPE`)."""
-    found = _SCOPE.match(low)
+    (`_SCOPE`, or `_EUROPEAN_SCOPE` in the other languages read). The patterns are read at each call, as
+    `ragmon.text.deferred` puts each compiled one in its place."""
+    scope, only, narrows, clause_break, new_clause, a_verb, topic, topic_in = (
+        (_EUROPEAN_SCOPE, _EUROPEAN_ONLY, _EUROPEAN_NARROWS, _EUROPEAN_SCOPE_CLAUSE, _EUROPEAN_NEW_CLAUSE,
+         _EUROPEAN_A_VERB, _EUROPEAN_TOPIC, _EUROPEAN_TOPIC_IN) if european
+        else (_SCOPE, _ONLY, _NARROWS, _SCOPE_CLAUSE, _NEW_CLAUSE, _A_VERB, _TOPIC, _TOPIC_IN))
+    found = scope.match(low)
     if found is None or _DIGIT.search(_YEAR.sub("", low)) is not None:
         return False
-    first, *parts = _SCOPE_CLAUSE.split(low[found.end("verb"):])
-    if (verb := _A_VERB.search(first)) is not None and _TOPIC_IN.search(first, 0, verb.start()) is None:
+    first, *parts = clause_break.split(low[found.end("verb"):])
+    if (verb := a_verb.search(first)) is not None and topic_in.search(first, 0, verb.start()) is None:
         return False  # "... is only about home insurance and covers fire and theft": a fact of its own
-    narrowed = bool(found.group("only")) or _NARROWS.search(found.group("verb") + first) is not None
+    narrowed = (only.search(found.group("source")) is not None
+                or narrows.search(found.group("verb") + first) is not None)
     for semicolon, clause in zip(parts[::2], parts[1::2], strict=True):
         if not clause.strip(" .!"):
             continue
-        denies = _NARROWS.search(clause) is not None
-        if (semicolon or _NEW_CLAUSE.match(clause)) and not denies:
+        denies = narrows.search(clause) is not None
+        if (semicolon or new_clause.match(clause)) and not denies:
             return False
-        if not denies and _A_VERB.search(clause) is not None and _TOPIC.match(clause) is None:
+        if not denies and a_verb.search(clause) is not None and topic.match(clause) is None:
             return False
         narrowed = narrowed or denies
     return narrowed
@@ -326,7 +385,9 @@ def _refuses(low: str, terms: frozenset[str]) -> bool:
     if (_may_decline(low, terms) and _cued(low)
             and (_declines(low) or _NOT_AVAILABLE.fullmatch(low) is not None)):
         return not _asserts_beside(low) and not _states_of_its_own(low, _ENGLISH_REASONS)
-    if ("i " in low or " me" in low or "you " in low) and _states_the_scope(low):
+    if ("i " in low or " me" in low or "you " in low) and _states_the_scope(low, european=False):
+        return True
+    if any(holder in low for holder in _EUROPEAN_HOLDERS) and _states_the_scope(low, european=True):
         return True
     if not low.isascii() and wide(low):
         if _CJK_REFUSAL.fullmatch(low):

@@ -850,9 +850,6 @@ CHATTY_ANSWERS_2 = {
      "> Devolver."),
     ("es-i2", "false alarm",
      "Después, un perito te va a contactar dentro de los 5 días hábiles para coordinar la inspección."),
-    ("es-r1", "read as a claim",
-     "La información que tengo de la Biblioteca Rosalía de Castro trata sobre horarios, carné y "
-     "préstamos, pero no menciona el servicio de impresión ni sus precios."),
     ("fr-g1", "false alarm", "Oui, absolument!"),
     ("fr-g1", "false alarm", "Tu as droit à 5 documents en même temps, pour 21 jours chacun."),
     ("fr-g1", "false alarm",
@@ -898,9 +895,6 @@ CHATTY_ANSWERS_2 = {
      "Como a air fryer chegou há dois dias, você ainda está dentro do prazo de 7 dias corridos para "
      "desistir da compra."),
     ("pt-i2", "false alarm", "Consegue sim!"),
-    ("pt-r1", "read as a claim",
-     "Infelizmente, a informação de que disponho sobre a AeroLusa aborda apenas o check-in e a "
-     "escolha de lugares, e não refere o transporte de carrinhos de bebé."),
     ("pt-r1", "read as a claim", "Percebo perfeitamente a sua dúvida."),
 }
 
@@ -1132,10 +1126,6 @@ CHATTY_ANSWERS_5 = {
     ("pt-g1", "false alarm", "Tudo bem?"),
     # Refusals in German and Italian saying what the one document covers, which no cue reads as declining:
     # a statement of scope asserts what the page is about (the English ones decline since scoring rules 39).
-    ("de-r1", "read as a claim", "Das Dokument, auf das ich zugreifen kann, behandelt nur das Thema Umzug."),
-    ("it-r1", "read as a claim",
-     "L'unico documento disponibile riguarda i buoni pasto, quindi non posso dirti quanti giorni di lavoro "
-     "da remoto sono previsti."),
     ("fr-g2", "read as a claim", "Cette réponse s'appuie uniquement sur la page de tarifs fournie."),
     # Wrappers in words no pattern knows, or that the model gives under 0.8 or reads mid-answer: a bare
     # verdict with a lead in other languages, a disclaimer that prices change, a pointer with its purpose,
@@ -1984,16 +1974,9 @@ CHATTY_ANSWERS_6 = {
      "Le recomendamos confirmar las condiciones en el momento de la compra, ya que pueden cambiar."),
     ("es-r1", "read as a claim",
      "Entiendo que 1.200 € es un gasto importante y es normal querer saber si te lo cubren."),
-    ("es-r1", "read as a claim",
-     "La información que tengo de tu Póliza Completa solo trata la cobertura de fisioterapia y "
-     "rehabilitación, y no menciona nada sobre tratamientos dentales ni implantes."),
     ("fr-g2", "read as a claim",
      "Si vous devez annuler, je vous conseille donc de le faire avant cette date."),
     ("it-g1", "read as a claim", "Che bello che tu voglia studiare tedesco!"),
-    ("pt-r1", "read as a claim",
-     "A informação de que disponho sobre as residências universitárias trata das candidaturas, das "
-     "mensalidades, da caução e de algumas regras de funcionamento, mas não refere nada sobre animais de "
-     "estimação."),
     ("pt-r1", "read as a claim",
      "Se tiver outras dúvidas sobre o processo de candidatura, terei todo o gosto em ajudar."),
     # False alarms: sums, dates and cases worked out from the page, paraphrase, tables of figures, and

@@ -902,3 +902,27 @@ def test_lead_ins_and_disclaimers_inside_an_answer_are_no_claims(filler: str) ->
 ])
 def test_what_such_a_lead_in_goes_on_to_say_is_a_claim(claim: str) -> None:
     assert claim in around(claim)
+
+
+@pytest.mark.parametrize("refusal", [
+    # The same refusals in German, French, Spanish, Italian and Portuguese.
+    "Das Dokument, auf das ich zugreifen kann, behandelt nur das Thema Umzug.",
+    "L'unico documento disponibile riguarda i buoni pasto, quindi non posso dirti quanti giorni spettano.",
+    "La información que tengo de tu póliza solo trata la fisioterapia, y no menciona nada sobre implantes.",
+    "A informação de que disponho trata das candidaturas, das mensalidades e da caução, mas não refere "
+    "nada sobre animais.",
+    "Les informations dont je dispose couvrent seulement les abonnements mensuels.",
+])
+def test_a_refusal_saying_what_its_sources_cover_in_another_language_is_no_claim(refusal: str) -> None:
+    assert around(refusal) == list(AROUND)
+
+
+@pytest.mark.parametrize("claim", [
+    "La información que tengo dice que el reembolso es gratuito.",  # what it says
+    "La póliza que tengo solo cubre daños por agua.",  # a policy of the user's, no source
+    "El documento disponible solo trata la fisioterapia, que cuesta 40 euros.",
+    "L'unico documento disponibile riguarda i buoni pasto, che sono gratuiti.",  # a clause of its own
+    "Das Dokument, das ich habe, behandelt nur Umzüge und ist kostenlos.",
+])
+def test_statements_worded_like_those_refusals_in_another_language_stay_claims(claim: str) -> None:
+    assert around(claim) == [AROUND[0], claim, *AROUND[1:]]
