@@ -797,12 +797,6 @@ _MAY_SKIP = _MAY_BE_SKIPPED | {"#", "["}
 _LONGEST_BOLD_TITLE = 3
 """The most words of a title in bold written in sentence case ("**Key takeaways**"): "**Refunds take 30
 days**" is a claim in bold."""
-_LONGEST_PHRASE_TITLE = 6
-"""The most words of such a title whose function words only join its nouns (`_JOINING`), opening with a
-determiner or a preposition (`_OPENERS`: "**Your subsidy rate**", "**On your Everyday account**")."""
-_LONGEST_NOUN_TITLE = 4
-"""The most words of one opening with its noun ("**Points on the catering order**", "**Plazos de cobro**"):
-a longer one is as often a fact in bold ("**Garantie à vie sur nos produits**")."""
 _JOINING = wordset(
     "a an the your my our their his her its this these those another other for on in of to with about from "
     "at by per into after before and or vs "
@@ -817,15 +811,6 @@ _JOINING = wordset(
 """Function words a noun phrase is joined with, in each language read: determiners, possessives,
 prepositions and conjunctions, no auxiliary, pronoun or negation, which make a line a statement ("**Your
 refund is on its way**")."""
-_OPENERS = wordset(
-    "the a an your my our their his her its this these those another der die das den dem des ein eine ihr "
-    "ihre dein deine unser unsere le la les l un une votre vos ton ta tes sa ses notre nos el los las una su "
-    "sus tu tus nuestro nuestra il lo i gli uno os as um uma o seu sua seus suas "
-    "on about for with regarding during after before in at über zur zum bei sur pour avec sobre para con "
-    "per com")
-"""What a noun phrase titling a paragraph may open with and run to `_LONGEST_PHRASE_TITLE` words
-(`_bold_title`): a determiner or a preposition ("**Your subsidy rate**", "**Votre situation**", "**About
-idle fees**")."""
 _CLAUSE_OR_FIGURE = deferred(r"[,:;0-9]|\b(?:" + "|".join(sorted(NUMBER_WORDS)) + r")\b")
 """A comma, colon or semicolon (a clause of its own: "**If you cancel, you get a full refund**", "**Who
 qualifies: all residents over sixty**"), or a figure: not in a title that asks or sets a case."""
@@ -835,13 +820,19 @@ _STATING = wordset("est était sont ist war sind wird es son está están era fu
 remboursement est refusé**", "**Die Rückerstattung ist kostenlos**"."""
 _WH_HEADING = deferred(r"(?:how|what|why|when|where|which|who|if|whether|wie|was|warum|wann|wo|wenn|falls|"
                        r"comment|pourquoi|quand|où|si|cómo|qué|por qué|cuándo|dónde|perché|quando|dove|"
-                       r"como|porquê|onde)\b", re.IGNORECASE)
+                       r"porquê|onde)\b", re.IGNORECASE)
 """A bold line opening with a question word or "if", over another line, titles what follows ("**How to
 apply**", "**What happens now**", "**If service is disconnected**"): a clause that asks or sets a case
-asserts nothing. So does a question in bold ("**Is the sock an accident or an illness?**"). Not with a
-negation: "**Why the crown isn't covered**" says that it is not."""
-_LONGEST_ASKING_TITLE = 10
-"""The most words of such a title: a longer line in bold is more likely a question put to the user."""
+asserts nothing. So does a question in bold ("**Are all hours covered?**"). Not with a negation: "**Why the
+crown isn't covered**" says that it is not. Not "como" nor "come", "as" as often as "how"."""
+_LONGEST_ASKING_TITLE = 4
+"""The most words of such a clause: "**If you cancel you lose the discount**", "**Why we charge a cleaning
+fee**" state what happens (a second review of the first version, which took ten)."""
+_LONGEST_QUESTION_TITLE = 5
+"""The most words of a question in bold: "**Did you know members get priority boarding?**" tells."""
+_TELLING = deferred(r"(?:did|do) you know\b|(?:wussten|wusstest) (?:sie|du)\b|(?:saviez|savez)-vous\b|"
+                    r"(?:sabías|sabía|sabia|sabias) que\b|lo sapevi\b", re.IGNORECASE)
+"""A question in bold that tells the user something ("**Did you know we match any lower price?**")."""
 
 
 def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) -> bool:
@@ -851,11 +842,13 @@ def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) ->
     words, no digit and no function word (`_names_only`, which reads it over a list's item otherwise).
     "**Clearance items are final sale**", "**No refunds**" and "**Refunds take 30 days**" are claims in
     bold; so is Chinese or Japanese, whose words no space counts ("**礼品卡不可退款**", gift cards are
-    non-refundable). Over another line, a longer noun phrase joined by prepositions is a title too
-    (`_JOINING`, `_OPENERS`: "**Your subsidy rate**"), as is a clause asking or setting a case
-    (`_WH_HEADING`: "**How to apply**") or a question in bold, none with a word of what holds
-    (`_ASSERTING`: "**Free returns for members**", "**Why your claim was approved**"), a clause after a
-    comma or colon, or a figure."""
+    non-refundable). Over another line, such a title may be joined by determiners and prepositions
+    (`_JOINING`: "**Your subsidy rate**", "**Plazos de cobro**"), and a short clause asking or setting a
+    case (`_WH_HEADING`: "**How to apply**") or a short question in bold is a title, none with a word of
+    what holds (`_ASSERTING`: "**Free returns for members**", "**Why your claim was approved**"), a clause
+    after a comma or colon, or a figure. Longer, a bold line is as often a sentence ("**The warranty covers
+    water damage**", "**If you cancel you lose the discount**"): a second review of the first version,
+    which took six words and ten."""
     bold = _BOLD_LINE.fullmatch(text, pos, end)
     if bold is None:
         return False
@@ -867,15 +860,16 @@ def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) ->
         return False
     low = normalise(title)
     read = _NEXT_WORD.findall(low)
-    if bold.group(3) is not None or _WH_HEADING.match(title) is not None:
-        return (len(words) <= _LONGEST_ASKING_TITLE and "n't" not in low and not _CLAUSE_OR_FIGURE.search(low)
-                and _NEGATING.isdisjoint(read) and _ASSERTING.isdisjoint(read))
-    if len(words) <= _LONGEST_BOLD_TITLE and _names_only(title, _is_item(text, below)):
-        return True
-    longest = _LONGEST_PHRASE_TITLE if read[:1] and read[0] in _OPENERS else _LONGEST_NOUN_TITLE
-    return (len(words) <= longest and _names_only(title, _is_item(text, below), _JOINING)
-            and not _CLAUSE_OR_FIGURE.search(low) and _STATING.isdisjoint(read)
-            and _ASSERTING.isdisjoint(read))
+    question = bold.group(3) is not None
+    if question or _WH_HEADING.match(title) is not None:
+        longest = _LONGEST_QUESTION_TITLE if question else _LONGEST_ASKING_TITLE
+        return (len(words) <= longest and "n't" not in low and not _CLAUSE_OR_FIGURE.search(low)
+                and _NEGATING.isdisjoint(read) and _VALUES.isdisjoint(read)
+                and (question or _ASSERTING.isdisjoint(read)) and _TELLING.match(title) is None)
+    return len(words) <= _LONGEST_BOLD_TITLE and (
+        _names_only(title, _is_item(text, below))
+        or (_names_only(title, _is_item(text, below), _JOINING) and not _CLAUSE_OR_FIGURE.search(low)
+            and _STATING.isdisjoint(read) and _ASSERTING.isdisjoint(read)))
 
 
 def _is_item(text: str, line: tuple[int, int]) -> bool:
@@ -1026,13 +1020,16 @@ _VERDICTS = _DENIALS | wordset(
 "Returns accepted"); before it they only say which ones ("Supported devices", "Required documents")."""
 
 
-_ASSERTING = _VERDICTS | _DENIALS | wordset(
+_VALUES = wordset(
     "free full unlimited lifetime instant instantly complete approved denied rejected refunded included "
     "gratis gratuit gratuite gratuits gratuites intégral intégrale kostenlos kostenlose kostenloser "
     "gratuito gratuita gratuitos gratuitas grátis completo completa ilimitado ilimitada illimitato "
     "illimitata illimité illimitée unbegrenzt unbegrenzte")
-"""Words that say what holds of what a bold line names, wherever they stand in it: a title with one ("**Why
-your claim was approved**", "**Did you know we offer free returns?**") asserts it."""
+"""Words that say what a thing is worth or what became of it: a bold line with one ("**Free returns for
+members**", "**Why your claim was approved**") asserts it, even asking."""
+_ASSERTING = _VERDICTS | _DENIALS | _VALUES
+"""`_VALUES` and the verdicts: in a bold line but a question ("**Are all hours covered?**" asks), they
+assert."""
 
 
 def _names_only(title: str, over_list: bool, joining: frozenset[str] = frozenset()) -> bool:

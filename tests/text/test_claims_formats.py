@@ -257,14 +257,14 @@ def test_a_title_naming_what_follows_stays_a_title(title: str) -> None:
 
 @pytest.mark.parametrize("title", [
     "Your subsidy rate", "The household rule", "How to apply", "What happens now",
-    "If service is disconnected", "When could deletion happen?", "Is the sock an accident or an illness?",
-    "Votre remboursement", "Si vous annulez maintenant", "Cómo pedir la baja", "Die Kosten im Überblick",
-    "About idle fees", "Dental cleaning for cats", "Plazos de cobro",
+    "If service is disconnected", "When could deletion happen?", "Are all hours covered?",
+    "Votre remboursement", "Si vous annulez maintenant", "Cómo pedir la baja", "Die Kosten",
+    "About idle fees", "Plazos de cobro",
 ])
 def test_a_heading_in_bold_as_chat_assistants_write_them_is_a_title(title: str) -> None:
-    # A noun phrase opening with a determiner or a preposition (or of up to four words) and joined by
-    # prepositions, a clause opening with a question word or "if", a question: each titles the paragraph
-    # under it. Read as claims, a grounded answer's headings were claims no page holds.
+    # A noun phrase of up to three words joined by determiners and prepositions, a short clause opening
+    # with a question word or "if", a short question: each titles the paragraph under it. Read as claims, a
+    # grounded answer's headings were claims no page holds.
     answer = f"**{title}**\nExchanges are free of charge."
     assert claims(scored(answer)) == ["Exchanges are free of charge."]
 
@@ -287,6 +287,17 @@ def test_a_heading_in_bold_as_chat_assistants_write_them_is_a_title(title: str) 
     "How we refund you within two days",
     "Who qualifies: all residents over sixty",
     "Come back within a month for a full refund",
+    # Sentences in bold of more words than a heading has (a second review of the next version, which read
+    # six-word noun phrases and ten-word clauses as headings).
+    "Your order ships tomorrow",
+    "The warranty covers water damage",
+    "Ihr Tarif beinhaltet Roaming",
+    "Votre colis arrive demain",
+    "If you cancel you lose the discount",
+    "Si cancelas pierdes el descuento",
+    "Como miembro tienes acceso a la sala VIP",
+    "Did you know members get priority boarding?",
+    "Why we charge a cleaning fee",
 ])
 def test_a_statement_in_bold_over_a_paragraph_is_still_a_claim(line: str) -> None:
     assert claims(scored(f"**{line}**\nExchanges are free of charge.")) == [
