@@ -49,8 +49,9 @@ _CUES = (
     r"\bi (?:do not|don't) (?:have|know) (?:any |an |enough |sufficient |specific |the |that |this |"
     r"(?:any )?access to (?:any |that |this |the |such )?)?(?:information|info|details?|data|answer)\b",
     r"\bunable to (?:answer|determine|find)\b",
-    r"(?:\b(?:not|no)|n't) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|"
-    r"evidence)\b",
+    r"\b(?:not|no) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|evidence)\b",
+    r"n't (?:enough|sufficient) (?:information|context|detail|details)(?: here)? "
+    r"(?:in (?:the|these|my|what) [^.,;:!?]{1,40} )?to (?:answer|say|tell|determine|confirm)\b",
     r"\binsufficient(?:_| )(?:context|information|data|evidence)\b",
     r"\b" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")?"
     r"(?: (?:i|we) (?:have|can access|was given|see))? (?:(?:does not|doesn't|do not|don't|did not|"
@@ -160,10 +161,11 @@ apart from the cues: as one of them, its `^` cost the cues' search the scan for 
 and the search took seven times as long (52 µs a sentence, 15% of the lexical judge's instructions)."""
 
 
-_OWN_SOURCE = (r"(?:documents?|docs?|pages?|information|info|articles?|polic(?:y|ies)|leaflets?|guides?|"
-               r"guidance|texts?|excerpts?|extracts?|sources?|materials?|context|files?|handbook|faqs?|"
-               r"details|notes|sections?|summary|brochure|terms|website|site|content|passages?|data)")
-"""What an answer calls a text it was given when it says what that text is about."""
+_OWN_SOURCE = (r"(?:documents?|docs?|pages?|information|info|articles?|leaflets?|guides?|guidance|texts?|"
+               r"excerpts?|extracts?|sources?|materials?|context|handbook|faqs?|sections?|brochure|passages?)")
+"""What an answer calls a text it was given when it says what that text is about. Not a policy, terms,
+details, data or a file: "The policy I have only covers fire and theft.", "The details I have are for a
+single room only." tell what a customer's cover or booking holds (a second review)."""
 _HOLDS = (r"(?:i (?:have|had|can see|could see|can access|have access to|was given|were given|'ve got|"
           r"'ve been given|am looking at|'m looking at|received)(?: (?:here|now|from [^,.;:!?]{1,40}?))?"
           r"|(?:available|provided|given|shared) (?:to|with) me)")
@@ -174,6 +176,10 @@ _SHARED = (r"(?:documents?|pages?|files?|articles?|links?|texts?|excerpts?|pdfs?
            r"you (?:shared|provided|sent|attached)(?: me| with me)?")
 """A text the user gave the answerer to read ("the page you shared"): not their "details" or "data" ("The
 details you provided are only for delivery purposes." says what a shop does with them)."""
+_A_TEXT = (r"(?:policy|handbook|guide|summary|page|document|leaflet|faq|schedule|price list|terms|brochure|"
+           r"article|section|manual|sheet|notice|letter|overview)")
+"""What the sources are when a refusal says what they are ("The only document I have is the savings account
+summary"): "What I can see is a refund for the blue jacket only." says what the customer has."""
 _SCOPE = deferred(
     r"\W*(?:(?:unfortunately|sorry|i'm sorry|i am sorry|i'm afraid|i am afraid|however)\W+)?"
     r"(?:i (?:looked through|checked|searched|read|reviewed|went through) [^,.;:!?]{1,60}, but )?"
@@ -181,9 +187,10 @@ _SCOPE = deferred(
     + r"(?: (?:that|which))? " + _HOLDS + "|" + _SHARED + r")|(?:what|all) i (?:have|can see|was given|"
     r"'ve got)(?: here)?)"
     r"(?P<verb>(?: (?:only|just|mainly|mostly|solely|specifically))? (?:(?:is|are|was|were)(?: (?:only|just|"
-    r"all|mainly|mostly|solely|specifically|entirely))? (?:about|on|limited to|restricted to|focused on|for|"
-    r"from|the|an?)|covers?|covered|deals? with|dealt with|relates? to|concerns?|focus(?:es)? on|"
-    r"talks? about|describes?|explains?|lists?|outlines?|sets? out|goes over|includes?)\b)(?! that\b)")
+    r"all|mainly|mostly|solely|specifically|entirely))? (?:about|on|limited to|restricted to|focused on|"
+    r"(?:the|an?) (?=[^,;]*\b" + _A_TEXT + r"\b))|covers?|covered|deals? with|dealt with|relates? to|"
+    r"concerns?|focus(?:es)? on|talks? about|describes?|explains?|lists?|outlines?|sets? out|goes over|"
+    r"includes?)\b)(?! that\b)")
 """A refusal saying what the answerer's sources are about, narrowly ("The page I can see is about resident
 parking permits only.", "The only document I have is the savings account summary, which doesn't cover
 mortgages.", "The handbook section I have explains how leave is accrued and the balance cap, but it
@@ -199,11 +206,14 @@ _YEAR = deferred(r"\b(?:19|20)[0-9]{2}\b")
 _NARROWS = deferred(
     r"^not\b|\b(?:only|just|solely|rather than|instead of|not (?:about|on|for|with)|"
     r"nothing (?:about|on|regarding)|no (?:mention|information|details)|neither)\b"
-    r"|(?:\bnot|n't)(?: \w+)? (?:cover|mention|say|include|discuss|address|deal with|go into|tell|specify|"
-    r"state|list|explain|contain|have|touch on|get into)\b")
-_SCOPE_CLAUSE = deferred(r"(;)\s*|,\s*|\s[-—–]\s|\s(?=(?:but|which|whereas|though|although|so|yet)\b)")
+    r"|(?:\bnot|n't)(?: \w+)? (?:cover|mention|say|discuss|address|deal with|go into|tell|specify|state|list|"
+    r"explain|touch on|get into|(?:include|have|contain) any(?:thing)?)\b")
+_SCOPE_CLAUSE = deferred(r"(;|\s[-—–]\s)\s*|,\s*|\s(?=(?:but|which|whereas|though|although|so|yet)\b)")
 _NEW_CLAUSE = deferred(r"(?:and |but |so |yet )?(?:but|which|so|though|although|whereas|however|yet|while|it|"
-                       r"they|this|that|there)\b")
+                       r"they|this|that|there|with|without|including|plus)\b")
+_CARRIES = deferred(r"\b(?:with|without|free|including|plus)\b")
+"""What the sources are said to cover must name no more than topics: "The guide I have only lists the Gold
+card with free lounge access." states what the card comes with."""
 _A_VERB = deferred(r"\b(?:is|are|was|were|be|been|will|would|can|could|may|might|must|should|has|have|had|"
                    r"does|did|takes?|costs?|gets?|pays?|needs?|offers?|allows?|requires?|applies|lasts?|"
                    r"charges?|covers|includes|excludes|protects|refunds)\b|'(?:re|ll)\b")
@@ -246,10 +256,12 @@ _EUROPEAN_NARROWS = deferred(
     r"copre|couvre|posso dirti|puedo decirte|posso dizer|peux (?:vous |te )?dire)\b"
     r"|\b(?:erwähnt|nennt|sagt|behandelt)\b[^,.;]{0,40}\bnicht\b")
 _EUROPEAN_SCOPE_CLAUSE = deferred(
-    r"(;)\s*|,\s*|\s[-—–]\s|\s(?=(?:mas|pero|ma|mais|aber|quindi|donc|daher)\b)")
+    r"(;|\s[-—–]\s)\s*|,\s*|\s(?=(?:mas|pero|ma|mais|aber|quindi|donc|daher)\b)")
+_EUROPEAN_CARRIES = deferred(r"\b(?:con|sin|avec|sans|mit|ohne|com|sem|senza|gratis|gratuit\w*|kostenlos\w*|"
+                             r"grátis|incluid[oa]s?|inclus\w*|inklusive|inclus[oa]s?)\b")
 _EUROPEAN_NEW_CLAUSE = deferred(
     r"(?:y |e |et |und )?(?:mas|pero|ma|mais|aber|quindi|así que|por lo que|donc|daher|por isso|que|qui|che|"
-    r"esto|isso|ciò)\b")
+    r"esto|isso|ciò|con|sin|avec|sans|mit|ohne|com|sem|senza)\b")
 _EUROPEAN_A_VERB = deferred(
     r"\b(?:es|son|está|están|cuesta|cuestan|incluye|é|são|estão|custa|custam|inclui|è|sono|costa|costano|"
     r"include|est|sont|coûte|coûtent|inclut|ist|sind|kostet|kosten|enthält|beträgt)\b")
@@ -269,16 +281,18 @@ def _states_the_scope(low: str, european: bool) -> bool:
     """Whether `low` (normalised) is only a narrow account of what the answerer's sources are about
     (`_SCOPE`, or `_EUROPEAN_SCOPE` in the other languages read). The patterns are read at each call, as
     `ragmon.text.deferred` puts each compiled one in its place."""
-    scope, only, narrows, clause_break, new_clause, a_verb, topic, topic_in = (
+    scope, only, narrows, clause_break, new_clause, a_verb, topic, topic_in, carries = (
         (_EUROPEAN_SCOPE, _EUROPEAN_ONLY, _EUROPEAN_NARROWS, _EUROPEAN_SCOPE_CLAUSE, _EUROPEAN_NEW_CLAUSE,
-         _EUROPEAN_A_VERB, _EUROPEAN_TOPIC, _EUROPEAN_TOPIC_IN) if european
-        else (_SCOPE, _ONLY, _NARROWS, _SCOPE_CLAUSE, _NEW_CLAUSE, _A_VERB, _TOPIC, _TOPIC_IN))
+         _EUROPEAN_A_VERB, _EUROPEAN_TOPIC, _EUROPEAN_TOPIC_IN, _EUROPEAN_CARRIES) if european
+        else (_SCOPE, _ONLY, _NARROWS, _SCOPE_CLAUSE, _NEW_CLAUSE, _A_VERB, _TOPIC, _TOPIC_IN, _CARRIES))
     found = scope.match(low)
     if found is None or _DIGIT.search(_YEAR.sub("", low)) is not None:
         return False
     first, *parts = clause_break.split(low[found.end("verb"):])
     if (verb := a_verb.search(first)) is not None and topic_in.search(first, 0, verb.start()) is None:
         return False  # "... is only about home insurance and covers fire and theft": a fact of its own
+    if carries.search(first) is not None:
+        return False
     narrowed = (only.search(found.group("source")) is not None
                 or narrows.search(found.group("verb") + first) is not None)
     for semicolon, clause in zip(parts[::2], parts[1::2], strict=True):

@@ -808,6 +808,14 @@ def test_a_refusal_saying_what_its_sources_are_about_is_no_claim(refusal: str) -
     "The guides available on the website only cover Windows.",
     "The data shared for advertising is limited to your email address only.",
     "The policy I have is only about home insurance and covers fire and theft.",
+    # And from a second review of the next version: a customer's cover or booking, what a product comes
+    # with, a clause about the product after a "which" or a dash.
+    "The policy I have only covers fire and theft.",
+    "The details I have are for a single room only.",
+    "What I can see is a refund for the blue jacket only.",
+    "The page I can see is only about the Gold card, which doesn't include travel insurance.",
+    "The guide I have only lists the Gold card with free lounge access.",
+    "The only document I have is the invoice - paid in full by card.",
 ])
 def test_what_a_source_holds_or_a_clause_beside_its_scope_is_a_claim(claim: str) -> None:
     assert [c.text for c in split_claims(claim)] == [claim]
@@ -874,6 +882,8 @@ def test_refusals_in_an_assistants_words_are_no_claims_inside_an_answer(refusal:
 
 @pytest.mark.parametrize("claim", [
     "There isn't enough parking for every guest.",  # what is short is no information
+    "There isn't enough data on the Lite plan for streaming.",  # no answer declined
+    "There isn't sufficient evidence that the supplement lowers blood pressure.",
     "The documents I have don't go into detail, but the fee is 5 dollars.",
     "That's not something we can refund.",  # what the company does, not what the answerer can say
 ])
