@@ -274,10 +274,16 @@ def dates_in(low: str, numbers: frozenset[float]) -> tuple[frozenset[float], fro
     return frozenset(found), numbers_in(_without(low, dates)) if dates else numbers
 
 
-_SLASHED_DAY = deferred(r"(?<![0-9/.,-])([0-9]{2})/([0-9]{2})(?![0-9]|[/.,][0-9])")
-"""A day and month in two digits each with no year ("15/05", "05/15"): a page's "Sale ends 15/05." is the
-claim's "15 May" or "15 de mayo", which had been flagged as lacking the day. Two digits each, as dates are
-written: "24/7", "3/4 of our rooms", "rated 4/5" and "won 3/1" are no days (an adversarial review)."""
+_SLASHED_DAY = deferred(
+    r"(?:" + "|".join(f"(?<=\\b{word} )" for word in (
+        "on", "by", "until", "till", "from", "before", "after", "ends", "end", "ending", "due", "starts",
+        "el", "le", "am", "bis", "ab", "vom", "dal", "del", "desde", "hasta", "até", "du", "au", "il", "al",
+        "jusqu'au", "termina", "terminan", "endet"))
+    + r")([0-9]{2})/([0-9]{2})(?![0-9]|[/.,][0-9])")
+"""A day and month in two digits each with no year ("15/05", "05/15") after a word a date follows: a page's
+"Sale ends 15/05." is the claim's "15 May" or "15 de mayo", which had been flagged as lacking the day.
+Two digits each and after such a word, as dates are written: "24/7", "3/4 of our rooms", "sizes 10/12",
+"rated 09/10" and "for 10/12 days" are no days (two adversarial reviews)."""
 
 
 def _slashed_days(day: re.Match[str]) -> frozenset[float]:

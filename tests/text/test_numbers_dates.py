@@ -217,6 +217,8 @@ def test_a_day_of_a_month_with_no_year_is_that_day(claim: str, context: str, sta
     ("The helpline is open for members from 24 July.", "The helpline is open 24/7 for members.", False),
     ("Early check-in is available from 3 April.", "Early check-in is available for 3/4 of our rooms.", False),
     ("Customers rated the blender on 5 April.", "Customers rated the blender 4/5.", False),
+    ("The winter sale ends on 10 December.", "Winter coats come in sizes 10/12.", False),  # no date's word
+    ("Take the tablets until 10 December.", "Take the tablets for 10/12 days.", False),
 ])
 def test_a_pages_day_and_month_in_digits_state_that_day(claim: str, context: str, stated: bool) -> None:
     assert supported(claim, context) is stated
