@@ -1616,6 +1616,7 @@ REFUSALS_PLAIN_2 = {
     ("rp2-de-refusal-06", "read as a claim",
      "beim Ticketanbieter nachfragen, über den Sie die Karte gekauft haben,"),
     ("rp2-de-refusal-06", "read as a claim", "oder sich direkt an den Veranstalter wenden."),
+    ("rp2-en-grounded-02", "read as a claim", "**Dental cleaning for cats**"),
     ("rp2-en-grounded-01", "read as a claim",
      "On sibling priority, though, I've come up empty: the admissions information doesn't set out how "
      "places are ranked when the school is oversubscribed."),
@@ -1891,8 +1892,15 @@ CHATTY_ANSWERS_6 = {
      "Se l'impresa userà l'ascensore per trasportare i materiali, il deposito cauzionale di 200 € va "
      "versato insieme alla comunicazione, almeno 10 giorni prima."),
     # No claims read as claims: courtesies, pointers, disclaimers and headings no rule reads.
-    ("en-g10", "read as a claim", "**Are all hours covered?**"),
-    ("en-g3", "read as a claim", "**Is the sock covered?**"),
+    ("de-g1", "read as a claim", "**Mehrkosten durch die Preiserhöhung**"),
+    ("en-g10", "false alarm", "60% × $13.50 = **$8.10 per hour** in subsidy"),
+    ("en-g6", "read as a claim", "**Important first — warfarin**"),
+    ("en-g9", "read as a claim", "**Your Flexible Rate booking**"),
+    ("en-g9", "read as a claim", "**Your parents' Advance Purchase booking**"),
+    ("en-i14", "read as a claim", "**What you can redeem now**"),
+    ("en-i2", "read as a claim", "**Will you be disconnected in January?**"),
+    ("en-i5", "read as a claim", "**On the Premium account**"),
+    ("en-i5", "read as a claim", "**On your Everyday account**"),
     ("en-g4", "read as a claim", "**Why you're seeing 429s**"),
     ("en-i12", "read as a claim", "**The fix: Extra Member add-ons ➕**"),
     ("en-i14", "read as a claim", "**Points on the catering order**"),

@@ -14,20 +14,19 @@ PAGE = ("Full passes cost €590 until 31 January. The workshop day costs €180
 @pytest.mark.parametrize(("text", "results"), [
     ("€590 + €180 = **€770** per person", {770.0}),  # in bold
     ("€590 − €180 + €20 = €430", {430.0}),
-    ("590 € − 15% = 501,50 €", {501.5}),  # a share taken off: 590 x 0.85
-    ("60% × $13.50 = $8.10 per hour", {8.1}),  # a fraction multiplied, rounded to the cent: 8.10
-    ("9% of £6,000 = £540 a year", {540.0}),
-    ("$2 + (50% × $10) = $7", {7.0}),  # products first: 2 + 5
+    ("$3.50 + $5.50 = $9.00 in fees", {9.0}),  # to the cent written
     ("€590 + €180 = €790", set()),  # a wrong total derives nothing
     ("Total: €3,540", set()),  # no sum
-    # What a made-up figure passes through with true arithmetic (an adversarial review's): a count times a
-    # figure, a division, a figure added to itself, a result that is one of its figures.
+    # What a made-up figure passes through with true arithmetic (two adversarial reviews'): a product, a
+    # division, a percentage, a figure added to itself, a total that is one of its figures or stated again.
     ("6 × €590 = €3,540", set()),
     ("2 × €49 = €98 per month", set()),
     ("€200 / 2 = €100", set()),
+    ("€590 − 15% = €501.50 per week", set()),
+    ("60% × $13.50 = $8.10 per hour", set()),
     ("$5 + $5 = $10 per order", set()),
-    ("1 × €250 = €250", set()),
-    ("€250 + 0% = €250", set()),
+    ("€250 + €0 = €250", set()),
+    ("€590 + €180 = €770 per week, and the room deposit is €770.", set()),
 ])
 def test_the_results_of_sums_that_come_right(text: str, results: set[float]) -> None:
     assert worked_results(text) == results
