@@ -1049,8 +1049,8 @@ CHATTY_ANSWERS_5 = {
     # caught), then 29 after the dash rule fitted to the older sets, 27 after two lead-ins fitted to it
     # ("Here's the key information.", "Let me walk you through it."), 18 after scoring rules 39 read seven
     # English refusals saying what their one page covers as declining and two disclaimers that prices change
-    # leading a pointer as no claims (both fitted to this set); 17 with "I don't want to guess on this one."
-    # read as a refusal. Not trained on.
+    # leading a pointer as no claims (both fitted to this set); 15 with "I don't want to guess on this one."
+    # and the German and Italian refusals of scope read as refusals. Not trained on.
     # Made up in the page's own words, or beside a sentence it states (a condition added, a way to pay).
     ("en-i11", "made-up sentence passed",
      "To qualify, you just need to send Riverdale proof of the repair, such as a plumber's invoice."),
@@ -1871,9 +1871,9 @@ CHATTY_ANSWERS_6 = {
     # A sixth red team (sixty-fourth session), writing blind: 50 answers (12 in five other languages) with
     # worked sums, tables, bold headings, medical and legal disclaimers, and chat around facts. Measured at
     # the session's start (c519a75): 100 of its no-claims read as claims, 152 false alarms, 12 of 20 made-up
-    # sentences caught; 97 after the session's rules fitted to chatty_answers_5, then 55, 150, 12 at scoring
+    # sentences caught; 97 after the session's rules fitted to chatty_answers_5, then 59, 151, 12 at scoring
     # rules 39 (headings in bold, refusals listing what their page covers and sums fitted to this set, then
-    # narrowed after an adversarial review). Its writer labels some talk to the user as claims ("Give
+    # narrowed after two adversarial reviews). Its writer labels some talk to the user as claims ("Give
     # Biscuit a scratch behind the ears from us!"): those count as false alarms here. Not trained on.
     # Made up in the page's own words: a rule moved to another item, a condition or a group added.
     ("en-i1", "made-up sentence passed",
