@@ -231,8 +231,8 @@ _EUROPEAN_SOURCE = (
     r"|(?:le |la |les |l')(?:seul |seule |seuls |seules )?(?:documents?|informations?|page|documentation)"
     r"(?: dont je dispose| que j'ai| à ma disposition| disponibles?)"
     r"|(?:das|die|der) (?:einzige )?(?:dokument|dokumente|informationen|seite|unterlagen|dokumentation)"
-    r"(?:, (?:auf|zu) (?:das|die|der|dem|den) ich (?:zugreifen kann|zugriff habe),| die mir vorliegen"
-    r"| das mir vorliegt| die ich habe| das ich habe))"
+    r",? (?:(?:auf|zu) (?:das|die|der|dem|den) ich (?:zugreifen kann|zugriff habe)|die mir vorliegen"
+    r"|das mir vorliegt|die ich habe|das ich habe),?)"
     r"(?: (?:de|sobre|del|da|do|das|dos|su|sul|sulla|sur|über|zu|zum|zur) [^,.;:!?]{1,50}?)?")
 _EUROPEAN_SCOPE = deferred(
     r"\W*(?:(?:lamentablemente|desafortunadamente|lo siento|infelizmente|purtroppo|malheureusement|"
@@ -241,7 +241,8 @@ _EUROPEAN_SCOPE = deferred(
     r"uniquement|nur|ausschließlich))? (?:trata(?:n|m)?(?: (?:de|sobre|das|dos|da|do))?|cubren?|"
     r"hablan? (?:de|sobre)|se refieren? a|se centran? en|cobrem?|falam? (?:de|sobre)|referem?-se a|"
     r"abordam?|abordan|riguarda(?:no)?|trattano|tratta(?: di)?|copr(?:e|ono)|parla(?:no)? di|"
-    r"si riferisc(?:e|ono) a|porten?t? sur|traiten?t? (?:de|des|du)|couvren?t?|concernen?t?|parlen?t? de|"
+    r"si riferisc(?:e|ono) a|(?:porten?t?|traiten?t?|parlen?t?) (?:seulement |uniquement )?(?:sur|de|des|du)|"
+    r"couvren?t?|concernen?t?|"
     r"behandel[tn]|betreffen|betrifft|beziehen sich auf|bezieht sich auf|handel[tn] von)\b)")
 """`_SCOPE` in German, French, Spanish, Italian and Portuguese, with the patterns after it: "La
 información que tengo de tu póliza solo trata la fisioterapia, y no menciona nada sobre tratamientos
@@ -271,10 +272,16 @@ _EUROPEAN_TOPIC = deferred(
 _EUROPEAN_TOPIC_IN = deferred(
     r"\b(?:cómo|qué|cuándo|dónde|quién|como|quando|onde|quem|come|cosa|dove|chi|comment|quand|où|wie|was|"
     r"wann|wo|wer|ob)\b")
-_EUROPEAN_HOLDERS = ("tengo", "dispongo", "disponible", "tenho", "disponho", "disponível", "che ho",
-                     "disposizione", "disponibil", "dispose", "j'ai", "ich ", "mir vorlieg")
-"""A word of each way `_EUROPEAN_SOURCE` has the answerer hold its sources: a sentence with none is spared
-the pattern."""
+_SCOPE_TERMS = profile(
+    "documents docs pages information info articles leaflets guides guidance texts excerpts extracts sources "
+    "materials context handbook faqs sections brochure passages files links pdfs screenshots").terms
+"""The terms of the texts `_SCOPE` names: a sentence with none (nor "what I" or "all I") is spared it."""
+_EUROPEAN_HOLDER_TERMS = profile(
+    "tengo dispongo disponible tenho disponho disponível disponibile disponibili disposizione dispose "
+    "disposition zugreifen zugriff vorliegen vorliegt").terms
+"""The terms of the ways `_EUROPEAN_SOURCE` has the answerer hold its sources ("ich habe", "che ho" and "j'ai"
+are function words, looked for as they are): a sentence with none is spared the pattern (a set test and
+three substring tests, where one for each way had cost every claim 13 scans)."""
 
 
 def _states_the_scope(low: str, european: bool) -> bool:
@@ -399,9 +406,11 @@ def _refuses(low: str, terms: frozenset[str]) -> bool:
     if (_may_decline(low, terms) and _cued(low)
             and (_declines(low) or _NOT_AVAILABLE.fullmatch(low) is not None)):
         return not _asserts_beside(low) and not _states_of_its_own(low, _ENGLISH_REASONS)
-    if ("i " in low or " me" in low or "you " in low) and _states_the_scope(low, european=False):
+    if ((not terms.isdisjoint(_SCOPE_TERMS) or "what i " in low or "all i " in low)
+            and _states_the_scope(low, european=False)):
         return True
-    if any(holder in low for holder in _EUROPEAN_HOLDERS) and _states_the_scope(low, european=True):
+    if ((not terms.isdisjoint(_EUROPEAN_HOLDER_TERMS) or "ich habe" in low or "che ho" in low
+         or "j'ai" in low) and _states_the_scope(low, european=True)):
         return True
     if not low.isascii() and wide(low):
         if _CJK_REFUSAL.fullmatch(low):

@@ -922,6 +922,8 @@ def test_what_such_a_lead_in_goes_on_to_say_is_a_claim(claim: str) -> None:
     "A informação de que disponho trata das candidaturas, das mensalidades e da caução, mas não refere "
     "nada sobre animais.",
     "Les informations dont je dispose couvrent seulement les abonnements mensuels.",
+    "Das Dokument, das ich habe, behandelt nur das Thema Umzug.",
+    "Les informations que j'ai portent seulement sur les abonnements.",
 ])
 def test_a_refusal_saying_what_its_sources_cover_in_another_language_is_no_claim(refusal: str) -> None:
     assert around(refusal) == list(AROUND)
