@@ -811,6 +811,14 @@ _JOINING = wordset(
 """Function words a noun phrase is joined with, in each language read: determiners, possessives,
 prepositions and conjunctions, no auxiliary, pronoun or negation, which make a line a statement ("**Your
 refund is on its way**")."""
+_DETERMINERS = wordset(
+    "the a an your my our their this these those another der die das den dem des ein eine ihr ihre dein "
+    "deine unser unsere le la les l un une votre vos ton ta tes sa ses notre nos el los las una su sus tu "
+    "tus nuestro nuestra il lo i gli uno os as um uma o seu sua seus suas")
+"""What a heading joined by other function words opens with ("**Your subsidy rate**", "**Votre
+situation**"): one opening with its noun is joined only by "of" (`_OF`): "**Pets on board**" and
+"**Refunds for everyone**" say what holds (a third review)."""
+_OF = wordset("of de di du des da do dos das del della dei von")
 _CLAUSE_OR_FIGURE = deferred(r"[,:;0-9]|\b(?:" + "|".join(sorted(NUMBER_WORDS)) + r")\b")
 """A comma, colon or semicolon (a clause of its own: "**If you cancel, you get a full refund**", "**Who
 qualifies: all residents over sixty**"), or a figure: not in a title that asks or sets a case."""
@@ -818,13 +826,13 @@ _STATING = wordset("est était sont ist war sind wird es son está están era fu
                    "tiene")
 """Verbs of being and having that `FUNCTION_WORDS` leaves out, which make a line a statement: "**Votre
 remboursement est refusé**", "**Die Rückerstattung ist kostenlos**"."""
-_WH_HEADING = deferred(r"(?:how|what|why|when|where|which|who|if|whether|wie|was|warum|wann|wo|wenn|falls|"
-                       r"comment|pourquoi|quand|où|si|cómo|qué|por qué|cuándo|dónde|perché|quando|dove|"
-                       r"porquê|onde)\b", re.IGNORECASE)
+_WH_HEADING = deferred(r"(?:how|what|when|where|which|who|if|whether|wie|was|wann|wo|wenn|falls|comment|"
+                       r"quand|où|si|cómo|qué|cuándo|dónde|quando|dove|onde)\b", re.IGNORECASE)
 """A bold line opening with a question word or "if", over another line, titles what follows ("**How to
 apply**", "**What happens now**", "**If service is disconnected**"): a clause that asks or sets a case
 asserts nothing. So does a question in bold ("**Are all hours covered?**"). Not with a negation: "**Why the
-crown isn't covered**" says that it is not. Not "como" nor "come", "as" as often as "how"."""
+crown isn't covered**" says that it is not. Not "como" nor "come", "as" as often as "how", nor "why",
+which takes for granted what it explains ("**Why members pay less**", a third review)."""
 _LONGEST_ASKING_TITLE = 4
 """The most words of such a clause: "**If you cancel you lose the discount**", "**Why we charge a cleaning
 fee**" state what happens (a second review of the first version, which took ten)."""
@@ -866,9 +874,10 @@ def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) ->
         return (len(words) <= longest and "n't" not in low and not _CLAUSE_OR_FIGURE.search(low)
                 and _NEGATING.isdisjoint(read) and _VALUES.isdisjoint(read)
                 and (question or _ASSERTING.isdisjoint(read)) and _TELLING.match(title) is None)
+    joined = _JOINING if read[:1] and read[0] in _DETERMINERS else _OF
     return len(words) <= _LONGEST_BOLD_TITLE and (
         _names_only(title, _is_item(text, below))
-        or (_names_only(title, _is_item(text, below), _JOINING) and not _CLAUSE_OR_FIGURE.search(low)
+        or (_names_only(title, _is_item(text, below), joined) and not _CLAUSE_OR_FIGURE.search(low)
             and _STATING.isdisjoint(read) and _ASSERTING.isdisjoint(read)))
 
 
