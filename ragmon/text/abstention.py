@@ -51,7 +51,7 @@ _CUES = (
     r"\bunable to (?:answer|determine|find)\b",
     r"\b(?:not|no) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|evidence)\b",
     r"n't (?:enough|sufficient) (?:information|context|detail|details)(?: here)? "
-    r"(?:in (?:the|these|my|what) [^.,;:!?]{1,40} )?to (?:answer|say|tell|determine|confirm)\b",
+    r"(?:in (?:the|these|my|what) [^.,;:!?]{1,40} )?to (?:answer|say|tell|determine|confirm)\b(?=[^,;]*$)",
     r"\binsufficient(?:_| )(?:context|information|data|evidence)\b",
     r"\b" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")?"
     r"(?: (?:i|we) (?:have|can access|was given|see))? (?:(?:does not|doesn't|do not|don't|did not|"
@@ -203,6 +203,14 @@ states anything (`_A_VERB`: "..., refunds take 10 days"). A source that "says" o
 "explains that", states it (no verb here is one). With no figure but a year ("the 2023 fee schedule"):
 "The page I have only covers flood damage up to $5,000." tells what a policy pays for."""
 _YEAR = deferred(r"\b(?:19|20)[0-9]{2}\b")
+_NO_FIGURE: frozenset[float] = frozenset()
+_STATUS = deferred(r"\b(?:approved|approval|rejected|rejection|denied|denial|granted|waived|waiver|"
+                   r"cancell?ed|cancellation|refused|refusal|accepted|aprobad[oa]s?|rechazad[oa]s?|denegad[oa]s?|"
+                   r"approvat[oaie]|respint[oaie]|rifiutat[oaie]|accordée?s?|acceptée?s?|refusée?s?|annulée?s?|"
+                   r"genehmigt|abgelehnt|bewilligt|storniert|aprovad[oa]s?|recusad[oa]s?|negad[oa]s?)\b")
+"""Words of what became of a thing, which a refusal of scope never holds: "The document I have is about your
+claim being rejected only." tells the user (a third review), and so does a figure in words ("... up to five
+thousand dollars")."""
 _NARROWS = deferred(
     r"^not\b|\b(?:only|just|solely|rather than|instead of|not (?:about|on|for|with)|"
     r"nothing (?:about|on|regarding)|no (?:mention|information|details)|neither)\b"
@@ -217,9 +225,10 @@ card with free lounge access." states what the card comes with."""
 _A_VERB = deferred(r"\b(?:is|are|was|were|be|been|will|would|can|could|may|might|must|should|has|have|had|"
                    r"does|did|takes?|costs?|gets?|pays?|needs?|offers?|allows?|requires?|applies|lasts?|"
                    r"charges?|covers|includes|excludes|protects|refunds)\b|'(?:re|ll)\b")
-_TOPIC = deferred(r"(?:and |or )?(?:how|what|when|where|who|whether)\b")
-_TOPIC_IN = deferred(r"\b(?:how|what|when|where|who|whether)\b")
-"""A question word before a verb in what the sources are said to cover: "how leave is accrued" is a topic."""
+_TOPIC = deferred(r"(?:and |or )?(?:how|what|when|where|who|whether) to\b")
+_TOPIC_IN = deferred(r"\b(?:how|what|when|where|who|whether) to\b")
+"""A question word and an infinitive in what the sources are said to cover: "how to request leave" is a
+topic, where "how refunds are paid by bank transfer" says how they are (a third review)."""
 _ONLY = deferred(r"\bonly\b")
 _EUROPEAN_SOURCE = (
     r"(?:(?:la|el|los|las)(?: única| único)? (?:información|informacion|documentos?|página|documentación)"
@@ -293,7 +302,8 @@ def _states_the_scope(low: str, european: bool) -> bool:
          _EUROPEAN_A_VERB, _EUROPEAN_TOPIC, _EUROPEAN_TOPIC_IN, _EUROPEAN_CARRIES) if european
         else (_SCOPE, _ONLY, _NARROWS, _SCOPE_CLAUSE, _NEW_CLAUSE, _A_VERB, _TOPIC, _TOPIC_IN, _CARRIES))
     found = scope.match(low)
-    if found is None or _DIGIT.search(_YEAR.sub("", low)) is not None:
+    if (found is None or _DIGIT.search(_YEAR.sub("", low)) is not None or _STATUS.search(low) is not None
+            or not profile(_YEAR.sub("", low)).numbers <= _NO_FIGURE):
         return False
     first, *parts = clause_break.split(low[found.end("verb"):])
     if (verb := a_verb.search(first)) is not None and topic_in.search(first, 0, verb.start()) is None:

@@ -776,7 +776,7 @@ def test_a_pronoun_refusal_of_other_things_or_with_a_fact_after_it_is_a_claim(cl
     # What they list, then what they leave out; where the answerer looked first.
     "The fare information I have lists the zone fares, daily caps, and concessions, but it doesn't mention "
     "the Airport Link at all.",
-    "The handbook section I have access to explains how leave is accrued and the balance cap, but it doesn't "
+    "The handbook section I have access to explains how to request leave and the balance cap, but it doesn't "
     "cover unused leave.",
     "I looked through the benefits guide I have, but the section available to me only covers maternity care.",
     "What I have covers the standard plans and how billing works, not special programs.",
@@ -816,6 +816,11 @@ def test_a_refusal_saying_what_its_sources_are_about_is_no_claim(refusal: str) -
     "The page I can see is only about the Gold card, which doesn't include travel insurance.",
     "The guide I have only lists the Gold card with free lounge access.",
     "The only document I have is the invoice - paid in full by card.",
+    # A third review's: what became of the user's claim, a figure in words, how a thing is done.
+    "The document I have is about your claim being rejected only.",
+    "The only document I have is the cancellation notice for your flight.",
+    "The page I have only covers flood damage up to five thousand dollars.",
+    "The text I was given only describes how refunds are paid by bank transfer.",
 ])
 def test_what_a_source_holds_or_a_clause_beside_its_scope_is_a_claim(claim: str) -> None:
     assert [c.text for c in split_claims(claim)] == [claim]
@@ -884,6 +889,7 @@ def test_refusals_in_an_assistants_words_are_no_claims_inside_an_answer(refusal:
     "There isn't enough parking for every guest.",  # what is short is no information
     "There isn't enough data on the Lite plan for streaming.",  # no answer declined
     "There isn't sufficient evidence that the supplement lowers blood pressure.",
+    "There wasn't enough information to determine the refund, so it was denied.",
     "The documents I have don't go into detail, but the fee is 5 dollars.",
     "That's not something we can refund.",  # what the company does, not what the answerer can say
 ])
