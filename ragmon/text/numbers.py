@@ -276,14 +276,16 @@ def dates_in(low: str, numbers: frozenset[float]) -> tuple[frozenset[float], fro
 
 _SLASHED_DAY = deferred(
     r"(?:" + "|".join(f"(?<=\\b{word} )" for word in (
-        "on", "by", "until", "till", "from", "before", "after", "ends", "end", "ending", "due", "starts",
-        "el", "le", "am", "bis", "ab", "vom", "dal", "del", "desde", "hasta", "até", "du", "au", "il", "al",
-        "jusqu'au", "termina", "terminan", "endet"))
-    + r")([0-9]{2})/([0-9]{2})(?![0-9]|[/.,][0-9])")
+        "on", "by", "until", "till", "before", "after", "ends", "end", "ending", "el", "le", "am", "bis",
+        "hasta", "até", "au", "jusqu'au", "termina", "terminan", "endet"))
+    + r")([0-9]{2})/([0-9]{2})(?![0-9]|[/.,][0-9]|\s*(?:[a-z]{0,2}\s)?(?:years?|days?|hours?|minutes?|"
+    r"months?|weeks?|nights?|people|persons|personas|años|días|horas|jahre|tage|stunden|ans|jours|heures|"
+    r"anni|giorni|ore|anos|dias)\b)")
 """A day and month in two digits each with no year ("15/05", "05/15") after a word a date follows: a page's
 "Sale ends 15/05." is the claim's "15 May" or "15 de mayo", which had been flagged as lacking the day.
 Two digits each and after such a word, as dates are written: "24/7", "3/4 of our rooms", "sizes 10/12",
-"rated 09/10" and "for 10/12 days" are no days (two adversarial reviews)."""
+"rated 09/10", "from 10/12 years old" and "due 10/12 days after" are no days (three adversarial reviews):
+not after "from" nor "due", nor before a unit."""
 
 
 def _slashed_days(day: re.Match[str]) -> frozenset[float]:

@@ -943,6 +943,9 @@ CHATTY_ANSWERS_3 = {
      "Thursday at 14:00, for an extra £6 per person."),
     ("en-i9", "made-up sentence passed",
      "It lets you make up to 3 claims in any 3-year period without your NCD being reduced."),
+    ("en-r2", "read as a claim",
+     "The tariff information I have only covers what you pay for electricity; there's nothing about "
+     "payments for exported solar power."),
     ("en-r3", "read as a claim",
      "It would be best to check the full policy wording or ask PawSure directly to be sure."),
     ("es-i1", "read as a claim", "¡Buenas noticias!"),
@@ -1892,6 +1895,14 @@ CHATTY_ANSWERS_6 = {
      "Se l'impresa userà l'ascensore per trasportare i materiali, il deposito cauzionale di 200 € va "
      "versato insieme alla comunicazione, almeno 10 giorni prima."),
     # No claims read as claims: courtesies, pointers, disclaimers and headings no rule reads.
+    ("en-g10", "read as a claim", "**Per-hour amount**"),
+    ("en-i14", "read as a claim", "**Keep in mind**"),
+    ("en-i9", "read as a claim", "**About idle fees**"),
+    ("en-r8", "read as a claim",
+     "The handbook section I have access to explains how PTO is accrued, the balance cap, and how to "
+     "request time off, but it doesn't cover what happens to unused PTO when someone leaves the company."),
+    ("es-g1", "read as a claim", "**Penalización por permanencia**"),
+    ("it-g1", "read as a claim", "**Pagamento a rate**"),
     ("de-g1", "read as a claim", "**Mehrkosten durch die Preiserhöhung**"),
     ("en-g10", "false alarm", "60% × $13.50 = **$8.10 per hour** in subsidy"),
     ("en-g6", "read as a claim", "**Important first — warfarin**"),

@@ -219,6 +219,8 @@ def test_a_day_of_a_month_with_no_year_is_that_day(claim: str, context: str, sta
     ("Customers rated the blender on 5 April.", "Customers rated the blender 4/5.", False),
     ("The winter sale ends on 10 December.", "Winter coats come in sizes 10/12.", False),  # no date's word
     ("Take the tablets until 10 December.", "Take the tablets for 10/12 days.", False),
+    ("The offer ends on 12 October.", "Children from 10/12 years old pay half.", False),  # a third review's
+    ("Payment is due on 10 December.", "Payment is due 10/12 days after the invoice.", False),
 ])
 def test_a_pages_day_and_month_in_digits_state_that_day(claim: str, context: str, stated: bool) -> None:
     assert supported(claim, context) is stated
