@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 38
+SCORING_RULES = 39
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -133,9 +133,19 @@ a subject ("Shipping is free!") for talk to the user, reads more filler ("Good n
 "Here's a quick summary.", "This is based on the provided documents.", "This is not legal advice."), a
 courtesy joined by a dash as by a comma when each part talks to the user, and a sentence or a courtesy's
 tail telling what became of a thing of the user's or what they can do ("your claim was approved", "you can
-cancel anytime") as a claim"""
+cancel anytime") as a claim; 39 the first that reads a refusal saying narrowly what the answerer's own
+sources are about ("The page I can see is about parking permits only.", "The information I have covers X
+and Y, but it doesn't mention Z.") and "I checked our returns policy, but it doesn't mention X" as
+declining, a disclaimer that prices or policies change before a pointer ("Policies can change, so
+double-check on the airline's site.") and more pointers' words ("talking to", "I'd strongly encourage",
+"for current rates") as no claims, short headings in bold over a paragraph as titles (a noun phrase joined
+by determiners and prepositions, a question word's or "if"'s clause, a question; in the six languages read),
+different figures added or taken away in the open ("€590 + €180 = €770") as checking the total through
+them, a page's day and month in two digits each after a word dates follow ("ends 15/05") as that day of
+the month, more refusals ("The documents I have don't go into that.") and lead-ins ("Here's how it
+works.") as no claims, and refusals saying what their one source covers in the other five languages"""
 
-PER_EXAMPLE_RULES = 38
+PER_EXAMPLE_RULES = 39
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
@@ -146,12 +156,13 @@ abstain, 21 which sentences are claims, 22 which answers abstain and citation_ac
 sentences are claims and which answers abstain, 25 some verdicts, 26 to 28 and 31 which sentences are
 claims, 29, 30 and 32 some verdicts and which sentences are claims, 33 some verdicts, 34 which sentences are
 claims and some verdicts, 35 some verdicts, 36 which sentences are claims and some verdicts, 37 some verdicts,
-which sentences are claims and which answers abstain, and answer_relevance (rules 2 and 3 had moved only
-aggregates' intervals). A baseline or a capture scored with rules from this one to `SCORING_RULES` differs
-from this run in no drop, gain or captured figure, so nothing is said of them; warning of each interval's
-change had warned of every baseline an upgrade met. Set it to the new `SCORING_RULES` with any change that
-moves a per-example figure (tests/test_rules.py scores the corpus with the commit that set `SCORING_RULES`
-to this value and fails on such a change until it is raised)."""
+which sentences are claims and which answers abstain, and answer_relevance, 38 some verdicts and which
+sentences are claims, 39 which sentences are claims, which answers abstain and some verdicts (rules 2 and 3
+had moved only aggregates' intervals). A baseline or a capture scored with rules from this one to
+`SCORING_RULES` differs from this run in no drop, gain or captured figure, so nothing is said of them;
+warning of each interval's change had warned of every baseline an upgrade met. Set it to the new
+`SCORING_RULES` with any change that moves a per-example figure (tests/test_rules.py scores the corpus with
+the commit that set `SCORING_RULES` to this value and fails on such a change until it is raised)."""
 
 
 def scores_examples_alike(rules: int | None) -> bool:
