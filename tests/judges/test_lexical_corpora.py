@@ -1874,9 +1874,9 @@ CHATTY_ANSWERS_6 = {
     # A sixth red team (sixty-fourth session), writing blind: 50 answers (12 in five other languages) with
     # worked sums, tables, bold headings, medical and legal disclaimers, and chat around facts. Measured at
     # the session's start (c519a75): 100 of its no-claims read as claims, 152 false alarms, 12 of 20 made-up
-    # sentences caught; 97 after the session's rules fitted to chatty_answers_5, then 59, 151, 12 at scoring
+    # sentences caught; 97 after the session's rules fitted to chatty_answers_5, then 65, 151, 12 at scoring
     # rules 39 (headings in bold, refusals listing what their page covers and sums fitted to this set, then
-    # narrowed after two adversarial reviews). Its writer labels some talk to the user as claims ("Give
+    # narrowed after three adversarial reviews). Its writer labels some talk to the user as claims ("Give
     # Biscuit a scratch behind the ears from us!"): those count as false alarms here. Not trained on.
     # Made up in the page's own words: a rule moved to another item, a condition or a group added.
     ("en-i1", "made-up sentence passed",
