@@ -10,15 +10,19 @@ import sys
 import pytest
 
 
-def claim_spans(text: str) -> str:
-    """What `split_claims` prints for the answer the expression `text` builds, split in a process of its
-    own (the answers are too long for a command line)."""
-    program = ("from ragmon.text.claims import split_claims\n"
-               f"text = {text}\n"
-               "print([(claim.start, claim.end) for claim in split_claims(text)])")
+def printed(program: str) -> str:
+    """What `program` prints, run in a process of its own within 20 s (its texts are built in it: they are
+    too long for a command line)."""
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=20,
                           check=True)
     return done.stdout
+
+
+def claim_spans(text: str) -> str:
+    """What `split_claims` prints for the answer the expression `text` builds."""
+    return printed("from ragmon.text.claims import split_claims\n"
+                   f"text = {text}\n"
+                   "print([(claim.start, claim.end) for claim in split_claims(text)])")
 
 
 @pytest.mark.parametrize(("text", "spans"), [
@@ -54,11 +58,8 @@ def test_an_answer_shaped_to_backtrack_is_split_at_once(text: str, spans: list[t
 def test_a_long_word_after_a_number_is_read_for_its_bound_at_once() -> None:
     # A bound after a number may follow two words of what it counts; words side by side with no separator
     # had let one long word be split every way: 16,000 letters took 3 s, 4x each doubling.
-    program = ("from ragmon.text.units import bounds; "
-               "print(sorted(bounds('orders 50 ' + 'a' * 40_000 + ' x', [50.0])))")
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=20,
-                          check=True)
-    assert done.stdout == "[]\n"
+    assert printed("from ragmon.text.units import bounds; "
+                   "print(sorted(bounds('orders 50 ' + 'a' * 40_000 + ' x', [50.0])))") == "[]\n"
 
 
 @pytest.mark.parametrize("text", [
@@ -68,17 +69,12 @@ def test_a_long_word_after_a_number_is_read_for_its_bound_at_once() -> None:
 def test_a_sum_with_long_runs_is_read_for_its_result_at_once(text: str) -> None:
     # A worked sum is spaced as people write it: a few spaces and up to eight operators. Neither text has a
     # sum that comes to its result.
-    program = f"from ragmon.text.worked_sums import worked_results; print(sorted(worked_results({text})))"
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=20,
-                          check=True)
-    assert done.stdout == "[]\n"
+    assert printed("from ragmon.text.worked_sums import worked_results; "
+                   f"print(sorted(worked_results({text})))") == "[]\n"
 
 
 def test_many_sums_that_come_right_are_read_at_once() -> None:
     # Each sum that came right read the rest of the claim again for its total stated elsewhere: 10,000
     # characters of them took 6 s, 100,000 minutes (a third review). Every "€3" is a sum's own total.
-    program = ("from ragmon.text.worked_sums import worked_results; "
-               "print(sorted(worked_results('€1 + €2 = €3 and ' * 20_000)))")
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=20,
-                          check=True)
-    assert done.stdout == "[3.0]\n"
+    assert printed("from ragmon.text.worked_sums import worked_results; "
+                   "print(sorted(worked_results('€1 + €2 = €3 and ' * 20_000)))") == "[3.0]\n"
