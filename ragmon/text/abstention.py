@@ -193,7 +193,7 @@ _SCOPE = deferred(
     r"includes?)\b)(?! that\b)")
 """A refusal saying what the answerer's sources are about, narrowly ("The page I can see is about resident
 parking permits only.", "The only document I have is the savings account summary, which doesn't cover
-mortgages.", "The handbook section I have explains how leave is accrued and the balance cap, but it
+mortgages.", "The handbook section I have explains how to request leave and the balance cap, but it
 doesn't cover unused leave."): an account of the sources, not of the subject; read as a claim, a refusal
 naming what they leave out ("mortgages") was flagged as made up. Narrowly: "only", "just" or "solely" says
 so, or a denial (`_NARROWS`) after what they are about; every clause after it that opens a statement of
@@ -203,7 +203,6 @@ states anything (`_A_VERB`: "..., refunds take 10 days"). A source that "says" o
 "explains that", states it (no verb here is one). With no figure but a year ("the 2023 fee schedule"):
 "The page I have only covers flood damage up to $5,000." tells what a policy pays for."""
 _YEAR = deferred(r"\b(?:19|20)[0-9]{2}\b")
-_NO_FIGURE: frozenset[float] = frozenset()
 _STATUS = deferred(r"\b(?:approved|approval|rejected|rejection|denied|denial|granted|waived|waiver|"
                    r"cancell?ed|cancellation|refused|refusal|accepted|aprobad[oa]s?|rechazad[oa]s?|denegad[oa]s?|"
                    r"approvat[oaie]|respint[oaie]|rifiutat[oaie]|accordée?s?|acceptée?s?|refusée?s?|annulée?s?|"
@@ -302,8 +301,10 @@ def _states_the_scope(low: str, european: bool) -> bool:
          _EUROPEAN_A_VERB, _EUROPEAN_TOPIC, _EUROPEAN_TOPIC_IN, _EUROPEAN_CARRIES) if european
         else (_SCOPE, _ONLY, _NARROWS, _SCOPE_CLAUSE, _NEW_CLAUSE, _A_VERB, _TOPIC, _TOPIC_IN, _CARRIES))
     found = scope.match(low)
-    if (found is None or _DIGIT.search(_YEAR.sub("", low)) is not None or _STATUS.search(low) is not None
-            or not profile(_YEAR.sub("", low)).numbers <= _NO_FIGURE):
+    if found is None or _STATUS.search(low) is not None:
+        return False
+    without_years = _YEAR.sub("", low)
+    if _DIGIT.search(without_years) is not None or profile(without_years).numbers:
         return False
     first, *parts = clause_break.split(low[found.end("verb"):])
     if (verb := a_verb.search(first)) is not None and topic_in.search(first, 0, verb.start()) is None:

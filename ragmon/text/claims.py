@@ -850,8 +850,9 @@ def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) ->
     words, no digit and no function word (`_names_only`, which reads it over a list's item otherwise).
     "**Clearance items are final sale**", "**No refunds**" and "**Refunds take 30 days**" are claims in
     bold; so is Chinese or Japanese, whose words no space counts ("**礼品卡不可退款**", gift cards are
-    non-refundable). Over another line, such a title may be joined by determiners and prepositions
-    (`_JOINING`: "**Your subsidy rate**", "**Plazos de cobro**"), and a short clause asking or setting a
+    non-refundable). Over another line, such a title may be joined by determiners and prepositions after
+    a determiner (`_JOINING`, `_DETERMINERS`: "**Your subsidy rate**") and by "of" after its noun (`_OF`:
+    "**Plazos de cobro**"), and a short clause asking or setting a
     case (`_WH_HEADING`: "**How to apply**") or a short question in bold is a title, none with a word of
     what holds (`_ASSERTING`: "**Free returns for members**", "**Why your claim was approved**"), a clause
     after a comma or colon, or a figure. Longer, a bold line is as often a sentence ("**The warranty covers
@@ -874,11 +875,13 @@ def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) ->
         return (len(words) <= longest and "n't" not in low and not _CLAUSE_OR_FIGURE.search(low)
                 and _NEGATING.isdisjoint(read) and _VALUES.isdisjoint(read)
                 and (question or _ASSERTING.isdisjoint(read)) and _TELLING.match(title) is None)
+    if len(words) > _LONGEST_BOLD_TITLE:
+        return False
+    over_list = _is_item(text, below)
     joined = _JOINING if read[:1] and read[0] in _DETERMINERS else _OF
-    return len(words) <= _LONGEST_BOLD_TITLE and (
-        _names_only(title, _is_item(text, below))
-        or (_names_only(title, _is_item(text, below), joined) and not _CLAUSE_OR_FIGURE.search(low)
-            and _STATING.isdisjoint(read) and _ASSERTING.isdisjoint(read)))
+    return _names_only(title, over_list) or (
+        _names_only(title, over_list, joined) and not _CLAUSE_OR_FIGURE.search(low)
+        and _STATING.isdisjoint(read) and _ASSERTING.isdisjoint(read))
 
 
 def _is_item(text: str, line: tuple[int, int]) -> bool:
@@ -1036,7 +1039,7 @@ _VALUES = wordset(
     "illimitata illimité illimitée unbegrenzt unbegrenzte")
 """Words that say what a thing is worth or what became of it: a bold line with one ("**Free returns for
 members**", "**Why your claim was approved**") asserts it, even asking."""
-_ASSERTING = _VERDICTS | _DENIALS | _VALUES
+_ASSERTING = _VERDICTS | _VALUES
 """`_VALUES` and the verdicts: in a bold line but a question ("**Are all hours covered?**" asks), they
 assert."""
 
