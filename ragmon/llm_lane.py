@@ -347,15 +347,19 @@ class ClaudeLane:
     def _counted(self, usage: Usage, reservation: Reservation | None,
                  bound: TokenBound | None) -> tuple[int, int]:
         """The tokens a call that returned `usage` is counted at: those billed plus each unanswered attempt
-        (an unreadable reply among them) at the bound of one attempt of the largest call, but no more than
-        the reservation, which bounds every attempt of every call (only tokens the API reported may pass
-        it). A reply at a price ragmon does not know (`Usage.unpriced`) counts the call at all of the
-        reservation, the most the budget let it cost: its bill is a multiple of the base prices nobody
+        (an unreadable reply among them) at the bound of one attempt of the largest call, each token at the
+        dearest rate a known price bills it (`DEAREST_SURCHARGE`, as the reservation is: where the attempt
+        ran nobody said; at the base prices a US-only workspace's timeouts were counted a tenth low), but no
+        more than the reservation, which bounds every attempt of every call (only tokens the API reported
+        may pass it). A reply at a price ragmon does not know (`Usage.unpriced`) counts the call at all of
+        the reservation, the most the budget let it cost: its bill is a multiple of the base prices nobody
         reported (6x in fast mode on Opus 4.6), which one more attempt at its worst case had counted low."""
         if bound is None:  # no call of its own was let go (`_admit`): nothing unanswered to count
             return usage.input_tokens, usage.output_tokens
-        inputs = usage.input_tokens + usage.unanswered * bound.call_input_tokens
-        outputs = usage.output_tokens + usage.unanswered * bound.call_output_tokens
+        attempt_inputs, attempt_outputs = (math.ceil(DEAREST_SURCHARGE * bound.call_input_tokens),
+                                           math.ceil(DEAREST_SURCHARGE * bound.call_output_tokens))
+        inputs = usage.input_tokens + usage.unanswered * attempt_inputs
+        outputs = usage.output_tokens + usage.unanswered * attempt_outputs
         if reservation is not None:
             # At the largest call's worst case, the unanswered attempts of a smaller call add up past it.
             inputs = max(usage.input_tokens, min(inputs, reservation.input_tokens))

@@ -132,10 +132,11 @@ def reserved_cost(bound: TokenBound, attempts: int | None = None) -> float:
 
 
 def attempt_cost(lane: ClaudeLane, item: Example) -> float:
-    """The worst case of one attempt at judging `item`: its token bound at PRICES."""
+    """The worst case of one attempt at judging `item`: its token bound at PRICES, each token at US-only
+    inference's 1.1x (where an attempt with no reply ran nobody says), each count rounded up."""
     bound = lane.claude.request_bound(item, example_claims(item))
     assert bound is not None
-    return PRICES.cost(bound.input_tokens, bound.output_tokens)
+    return PRICES.cost(-(-11 * bound.input_tokens // 10), -(-11 * bound.output_tokens // 10))
 
 
 async def test_a_failure_past_the_judges_own_charges_the_whole_reservation_and_is_raised(
@@ -1082,7 +1083,8 @@ async def test_a_long_answer_cancelled_in_its_second_call_is_charged_what_its_fi
         fake_api: FakeAnthropic) -> None:
     """Twenty long claims and a short one go out in two calls. The first is answered, billing 1,000 input
     and 100 output tokens ($0.0015); the drain cancels the second while it hangs. The example is charged
-    that bill plus one attempt at the larger call's worst case, only the latter said apart as unbilled."""
+    that bill plus one attempt at the larger call's worst case (as US-only inference bills it), only the
+    latter said apart as unbilled."""
     long = [f"Water boils at 100 C at sea level, fact {i:02d}, " + "and it is so " * 11 + "true."
             for i in range(20)]
     item = Example("long", "q", (Context("d1", "Water boils at 100 C."),), " ".join([*long, "Ice melts."]))
@@ -1100,7 +1102,7 @@ async def test_a_long_answer_cancelled_in_its_second_call_is_charged_what_its_fi
         await asyncio.sleep(0.01)
     await cancel(task)
     await lane.close()
-    in_flight = PRICES.cost(first.input_tokens, 2_048)
+    in_flight = PRICES.cost(-(-11 * first.input_tokens // 10), 2_253)  # each token at 1.1x, rounded up
     (outcome,) = told
     assert outcome.cost_usd == pytest.approx(0.0015 + in_flight)
     assert lane.budget.spent == pytest.approx(0.0015 + in_flight)
