@@ -1870,6 +1870,323 @@ REFUSALS_PLAIN_3 = {
 }
 
 
+CHATTY_ANSWERS_7 = {
+    # A seventh red team (sixty-fifth session), writing blind, in 50 domains none of the earlier sets used:
+    # 50 answers (12 in five other languages), 177 sentences labelled no claim, 20 made-up sentences.
+    # Measured once, at scoring rules 39 (f092c78), before any rule saw it: 32 of its no-claims read as
+    # claims, 130 false alarms, 14 of 20 made-up sentences caught (the sixth set, at the session before
+    # its rules: 100, 152, 12). Not trained on (`wrapper_training.HELD_OUT`).
+    # Made up in the page's own words: a step, a condition or an exception added, a "cannot" made "can".
+    ("de-i1", "made-up sentence passed",
+     "Bitte senden Sie die Chipkarte nach Ablauf des Abos an uns zurück."),
+    ("en-i12", "made-up sentence passed",
+     "That interest is waived if you pay off your full balance by the due date."),
+    ("en-i14", "made-up sentence passed",
+     "You can postpone once free of charge with at least 9 months' notice, and your new date keeps your "
+     "original price even if it falls in a pricier season."),
+    ("en-i15", "made-up sentence passed",
+     "Items you pack yourself are covered in exactly the same way as anything our team packs."),
+    ("en-i3", "made-up sentence passed",
+     "Staff can reheat the food for him on the ward as long as it's in a labelled container."),
+    ("en-i9", "made-up sentence passed",
+     "If the bay was full when you arrived, the fee is waived once you send us a photo showing it."),
+    # No claims read as claims: courtesies, pointers, disclaimers, lead-ins and headings no rule reads.
+    ("de-g1", "read as a claim", "**Kann dein Mitbewohner es abholen?**"),
+    ("de-g1", "read as a claim", "**Wie lange bleibt dein Paket liegen?**"),
+    ("de-r1", "read as a claim",
+     "Bitte wenden Sie sich mit Ihrem Abholschein direkt an Ihre Filiale oder an unseren Kundenservice, "
+     "damit der Schaden geprüft werden kann."),
+    ("en-g11", "read as a claim", "Applying well ahead of February is the safest plan."),
+    ("en-g13", "read as a claim", "This is general information, not financial advice."),
+    ("en-g2", "read as a claim", "Let's walk through it with your numbers."),
+    ("en-g2", "read as a claim",
+     "Would you like help working out whether that 30% threshold applies to you?"),
+    ("en-g4", "read as a claim",
+     "Here's what each plan would cost for your team, including the 10% discount for 3+ people on the same "
+     "plan:"),
+    ("en-g5", "read as a claim",
+     "This is general information rather than personal tax advice, so if your situation gets complicated "
+     "it's worth speaking to an accountant."),
+    ("en-g5", "read as a claim", "Your key dates for 2024/25 are:"),
+    ("en-g6", "read as a claim",
+     "If you're unsure whether taking on the extra module is a good idea, your academic advisor is the "
+     "best person to talk it through with."),
+    ("en-g9", "read as a claim", "**Switzerland (4 days)**"),
+    ("en-g9", "read as a claim", "**Turkey (10 days)**"),
+    ("en-g9", "read as a claim", "**Your safety net** 🛡️"),
+    ("en-g9", "read as a claim", "If you have any questions while you're away, just drop us a message."),
+    ("en-i10", "read as a claim", "**With a pass**"),
+    ("en-i10", "read as a claim", "**Without a pass**"),
+    ("en-i14", "read as a claim", "**If you need to postpone**"),
+    ("en-i2", "read as a claim", "**Sunday prices with a Millbrook Card (20% off):**"),
+    ("en-r1", "read as a claim",
+     "It's best to check with the driving test booking service before you cancel, so you don't risk losing "
+     "your fee."),
+    ("en-r2", "read as a claim",
+     "I'm not able to see whether your laptop has been handed in, and I don't have access to report "
+     "reference numbers."),
+    ("en-r3", "read as a claim",
+     "For an update on your place in the queue, the council's allotments officer is the best person to ask."),
+    ("en-r5", "read as a claim",
+     "Please get in touch with the race organisers directly to ask about transfer or deferral options."),
+    ("en-r7", "read as a claim",
+     "For the refund question, please call the clinic directly so they can look at her purchase."),
+    ("en-r8", "read as a claim", "**What the payout pages do say**"),
+    ("en-r8", "read as a claim",
+     "For whether you need to declare your £4,200, HMRC's guidance or an accountant would be the right "
+     "place to check."),
+    ("fr-g1", "read as a claim",
+     "Les garanties pouvant évoluer d'une année à l'autre, pensez à consulter votre tableau de garanties "
+     "chaque année."),
+    ("fr-i1", "read as a claim", "**Pour la natation** 🏊"),
+    ("fr-r1", "read as a claim",
+     "Pour vos colis Amazon, je vous conseille de mettre à jour votre adresse dans votre compte Amazon et "
+     "de vous renseigner auprès de leur service client."),
+    ("pt-i1", "read as a claim", "**Para o seu filho**"),
+    ("pt-i1", "read as a claim", "**Se o mar estiver ruim**"),
+    ("pt-i1", "read as a claim", "**Se você precisar desmarcar**"),
+    # False alarms: sums, products and percentages worked out from the page and the user's own figures,
+    # dates counted from theirs, tables of figures, paraphrase, and talk to the user the writer labelled a
+    # claim ("Have an amazing trip!", "🐾 Lovely to hear Miso is coming in to see us.").
+    ("de-g1", "false alarm",
+     "Da du erst am Dienstag zurück bist, wäre es dann schon in der nächsten Filiale, wo es noch 7 "
+     "Werktage abholbereit ist."),
+    ("de-g1", "false alarm",
+     "Wenn dein Paket am Montag eingeliefert wurde, liegt es also bis einschließlich nächsten Montag dort."),
+    ("de-i1", "false alarm",
+     "Damit Ihr Abo zum 30. Juni endet, muss Ihre Kündigung bis spätestens **10. Juni** bei uns eingehen."),
+    ("de-i1", "false alarm",
+     "Geht sie später ein, wird sie erst zum Ende des Folgemonats wirksam, also zum 31. Juli."),
+    ("de-r1", "false alarm",
+     "Sie enthalten nur unsere Preisliste, nach der die Reinigung eines Mantels 14,90 € kostet, sowie die "
+     "Regeln zur Abholung und Aufbewahrung."),
+    ("en-g1", "false alarm",
+     "As a Healthy Pet Club member you get 10% off, so that's £135 − £13.50 = **£121.50**."),
+    ("en-g1", "false alarm", "🐾 Lovely to hear Miso is coming in to see us."),
+    ("en-g10", "false alarm",
+     "**Charge today:** 6 seats × $96 × 6/12 = **$288**, taken immediately from the card on file."),
+    ("en-g10", "false alarm",
+     "Adding 6 seats on 1 August leaves 6 full months until your 1 February renewal, so they're prorated "
+     "at half the annual price."),
+    ("en-g10", "false alarm",
+     "Your pooled storage goes from 50 TB to 62 TB, at 2 TB per seat across 31 seats."),
+    ("en-g11", "false alarm",
+     "Thailand requires your passport to be valid for at least 6 months from the date you arrive, and "
+     "yours expires on 3 March — less than two weeks after you land on 20 February."),
+    ("en-g12", "false alarm",
+     "If the battery turns out to be the problem, though, batteries are only covered in the first 12 "
+     "months, and you're at 14."),
+    ("en-g13", "false alarm", "Amount over the allowance: £25,000 − £18,200 = £6,800"),
+    ("en-g13", "false alarm", "ERC: £6,800 × 3% = **£204**"),
+    ("en-g13", "false alarm",
+     "If you pay by debit card, the maximum is £20,000 per payment, so a single £25,000 payment would need "
+     "to go by bank transfer instead."),
+    ("en-g13", "false alarm",
+     "The allowance is based on the balance on your product anniversary, so with £182,000 at your March "
+     "anniversary, you can overpay **£18,200** without a charge until your next anniversary."),
+    ("en-g13", "false alarm",
+     "Unused allowance doesn't carry over, but it does reset on each anniversary, so another option is to "
+     "overpay £18,200 now and the remaining £6,800 after next March, when a new allowance applies."),
+    ("en-g14", "false alarm", "Here's how that looks on your £34,000 salary:"),
+    ("en-g14", "false alarm", "So for an extra £340 a year from you, the company puts in an extra £1,020."),
+    ("en-g14", "false alarm", "| At 6% | £2,040 | £2,040 (6%) | £4,080 |"),
+    ("en-g14", "false alarm", "| Now (5%) | £1,700 | £1,020 (3%) | £2,720 |"),
+    ("en-g15", "false alarm",
+     "As a Silver member, your points don't expire for as long as you hold Silver status or higher, so "
+     "your last stay in January 2024 doesn't affect them."),
+    ("en-g15", "false alarm", "I'm happy to help you look at Category 3 options if that's useful."),
+    ("en-g15", "false alarm", "Peak: 50,000 points — you'd be 11,500 points short"),
+    ("en-g15", "false alarm", "Standard: 40,000 points — you'd be **1,500 points short**"),
+    ("en-g2", "false alarm",
+     "Clearwell charges metered homes in four parts: water supply at £1.62 per m³, wastewater at £1.48 per "
+     "m³ on 95% of the metered volume, and two annual standing charges (£28 for water, £36 for wastewater) "
+     "that are split pro rata, so a half-yearly bill carries half of each."),
+    ("en-g2", "false alarm", "That's £35.61 less than the £346 on your bill."),
+    ("en-g2", "false alarm", "| **Total** | | **£310.39** |"),
+    ("en-g2", "false alarm", "| Standing charges | (£28 + £36) ÷ 2 | £32.00 |"),
+    ("en-g2", "false alarm", "| Wastewater | 87.4 m³ (95% of 92) × £1.48 | £129.35 |"),
+    ("en-g2", "false alarm", "| Water supply | 92 × £1.62 | £149.04 |"),
+    ("en-g3", "false alarm",
+     "You can rearrange for free in the app or by phone up to 24 hours before your slot, which for "
+     "Thursday morning means by 8am on Wednesday 13th."),
+    ("en-g4", "false alarm", "| Fixed Desk | £260 | £702 |"),
+    ("en-g4", "false alarm", "| Flex 10 | £95 | £256.50 |"),
+    ("en-g4", "false alarm", "| Hot Desk Unlimited | £180 | £486 |"),
+    ("en-g4", "false alarm",
+     "➕ Extra days for Flex members are £15 each, so 3 extra days each would add £135 for the team."),
+    ("en-g4", "false alarm", "👋 Love that the three of you are joining us in March."),
+    ("en-g4", "false alarm",
+     "💡 At 3 days a week you'd each be in roughly 12–13 days a month, which is more than the 10 days Flex "
+     "10 includes."),
+    ("en-g5", "false alarm",
+     "As you didn't send a return last year, you need to register for Self Assessment as a sole trader by "
+     "**5 October 2025**."),
+    ("en-g5", "false alarm",
+     "Because you started in June 2024, your first freelance income is in the 2024/25 tax year, which ran "
+     "from 6 April 2024 to 5 April 2025."),
+    ("en-g5", "false alarm", "Online return: 31 January 2026"),
+    ("en-g5", "false alarm", "Paper return: 31 October 2025"),
+    ("en-g5", "false alarm", "Paying any tax you owe: 31 January 2026"),
+    ("en-g6", "false alarm",
+     "Adding ECON2104's 15 credits would take you to 75 credits, which is the maximum load allowed."),
+    ("en-g6", "false alarm",
+     "As a home student, overload credits are £310 per 5 credits, so 15 credits would be 3 × £310 = "
+     "**£930**, due within 30 days of being added to your student account."),
+    ("en-g7", "false alarm",
+     "As you don't agree with the £400, your deposit stays protected in the scheme until the dispute is "
+     "settled."),
+    ("en-g7", "false alarm",
+     "Once the dispute is raised, the £750 that isn't in dispute (£1,150 − £400) must be repaid within 5 "
+     "working days."),
+    ("en-g7", "false alarm",
+     "Raise a dispute with the free dispute service — you have 3 months from the end of your tenancy, so "
+     "if it ended when you moved out on 2 May, that's until 2 August."),
+    ("en-g8", "false alarm",
+     "If you book online in advance you save £1 on each paid ticket, which brings it down to **£34**."),
+    ("en-g8", "false alarm", "The family ticket is £42, so individual tickets work out cheaper for you."),
+    ("en-g8", "false alarm",
+     "Your 4-year-old can also try the Little Sailors soft play, which runs 10am–12pm at weekends and is "
+     "included in admission."),
+    ("en-g8", "false alarm", "| **Total** | | **£37** |"),
+    ("en-g8", "false alarm", "| Your 11-year-old | Child | £8 |"),
+    ("en-g8", "false alarm", "| Your 4-year-old | Under 5 | Free |"),
+    ("en-g8", "false alarm", "| Your mum (68) | Senior | £13 |"),
+    ("en-g8", "false alarm", "😊 Sounds like a lovely day out."),
+    ("en-g9", "false alarm", "Have an amazing trip!"),
+    ("en-g9", "false alarm", "Hey, good news first!"),
+    ("en-g9", "false alarm",
+     "You're only charged on days you actually use your phone, so 10 days of use would be at most 10 × £6 "
+     "= £60."),
+    ("en-i1", "false alarm", "The face value of your 2 tickets."),
+    ("en-i10", "false alarm",
+     "**12 months upfront:** £79, which is much less than £234 a year in delivery charges."),
+    ("en-i10", "false alarm", "If you order weekly, that's £18 for 4 deliveries, or £234 over 52 weeks."),
+    ("en-i10", "false alarm", "Pass holders can also book slots up to 4 weeks ahead instead of 3."),
+    ("en-i10", "false alarm", "Saturday is a peak slot, so delivering a £55 order costs £4.50."),
+    ("en-i11", "false alarm",
+     "Unfortunately your sister can't join, because everyone on the Family plan has to live at the same "
+     "address as the plan manager."),
+    ("en-i11", "false alarm", "Your son can definitely have his own profile."),
+    ("en-i12", "false alarm", "So paying by card is the cheaper option."),
+    ("en-i12", "false alarm", "Using your estimate of £800, that's about £23.92."),
+    ("en-i13", "false alarm",
+     "Having worked here since February last year, you'll have more than 26 weeks' continuous service, so "
+     "you qualify for up to 2 weeks' paternity leave."),
+    ("en-i13", "false alarm",
+     "You can still change your dates later with 28 days' notice, so it's worth sending the form soon."),
+    ("en-i14", "false alarm", "Final guest numbers are due 4 weeks before, on 9 May 2026."),
+    ("en-i14", "false alarm",
+     "Saturday hire in June is £9,500, and 110 guests is within our 120-seat capacity for the wedding "
+     "breakfast."),
+    ("en-i14", "false alarm", "| Balance (25%) | £2,375 | 11 April 2026 |"),
+    ("en-i14", "false alarm", "| Booking fee (25%, non-refundable) | £2,375 | To secure your date |"),
+    ("en-i14", "false alarm", "| Second payment (50%) | £4,750 | 6 December 2025 |"),
+    ("en-i14", "false alarm", "💍🎉 6 June 2026 sounds perfect."),
+    ("en-i15", "false alarm",
+     "**Enhanced cover** raises the per-item limit to £5,000 and removes the excess, for 2.5% of your "
+     "quote: 2.5% × £1,240 = **£31**."),
+    ("en-i15", "false alarm", "Your £1,800 TV would only be covered up to £750."),
+    ("en-i2", "false alarm", "**Total: £9.44**"),
+    ("en-i2", "false alarm", "2 juniors: 2 × £2.56 = £5.12"),
+    ("en-i2", "false alarm", "Adult: £4.32"),
+    ("en-i2", "false alarm", "See you at the pool!"),
+    ("en-i2", "false alarm", "Yes, you can bring them both on your own."),
+    ("en-i2", "false alarm",
+     "👧 Your 6-year-old needs to be accompanied in the water by you, and one adult can supervise up to 2 "
+     "children under 8."),
+    ("en-i2", "false alarm",
+     "🧒 Your 9-year-old can swim without you if they can confidently swim 25 metres; if not, you'll need "
+     "to be in the water with them too."),
+    ("en-i3", "false alarm",
+     "As your children are 13 and 15, the rule that under-12s must be accompanied by an adult doesn't "
+     "apply to them."),
+    ("en-i3", "false alarm",
+     "Only 2 visitors are allowed at the bedside at any one time, so you and your teenagers will need to "
+     "take turns."),
+    ("en-i3", "false alarm", "Ward 9 is a general ward, so visiting is 11am–8pm every day."),
+    ("en-i4", "false alarm",
+     "Hep A, typhoid and yellow fever together come to £180, plus £40 if you need the DTP booster."),
+    ("en-i4", "false alarm",
+     "Rabies is worth considering for a safari, as it's suggested for activities involving animals; the "
+     "course is 3 doses over 21 or 28 days, at £70 per dose."),
+    ("en-i4", "false alarm", "| DTP booster | £40 | Only if your last booster was more than 10 years ago |"),
+    ("en-i4", "false alarm",
+     "| Hepatitis A | £55 | Your single dose from 8 years ago can be completed with one booster |"),
+    ("en-i4", "false alarm", "🦁 Here's a rundown based on our clinic guidance."),
+    ("en-i5", "false alarm", "**Import charges total:** £28.56 + £53.31 = **£81.87**."),
+    ("en-i5", "false alarm", "**Total to pay: £93.87.**"),
+    ("en-i5", "false alarm", "**VAT:** 20% on goods, shipping and duty: 20% × (£238 + £28.56) = **£53.31**."),
+    ("en-i5", "false alarm", "Duty is worked out on goods plus shipping: 12% × £238 = **£28.56**."),
+    ("en-i5", "false alarm",
+     "It's £12 or 2.5% of the import charges, whichever is higher; 2.5% of £81.87 is about £2.05, so the "
+     "£12 applies."),
+    ("en-i6", "false alarm",
+     "The good news is that on Universal Credit the limit is household income under £7,400 a year after "
+     "tax, not counting benefits, and at about £6,500 you're below that."),
+    ("en-i8", "false alarm", "50% of £7,300 = **£3,650**"),
+    ("en-i8", "false alarm", "Tuition excluding the deposit: £7,800 − £500 = £7,300"),
+    ("en-i8", "false alarm", "🎉 Let's work out your refund."),
+    ("en-i9", "false alarm", "That's the £1.00 unlock plus 4 × £0.16 = £0.64."),
+    ("en-i9", "false alarm",
+     "⏱️ Photos need to reach us within 48 hours through Help > Report an issue, so it's worth doing that "
+     "today."),
+    ("en-i9", "false alarm", "👋 Let's sort this out."),
+    ("en-i9", "false alarm",
+     "💷 As for the £1.64: ride time is rounded up to the next full minute, so your 3½ minutes counted as "
+     "4."),
+    ("en-r2", "false alarm",
+     "Found items are kept for 30 days, and for a laptop you'd need photo ID and proof of ownership, such "
+     "as a receipt or the unlock code, plus a £10 collection fee for items worth over £50."),
+    ("en-r2", "false alarm",
+     "From our lost property information, items are logged within 48 hours of being handed in, so "
+     "something lost yesterday evening may not show up yet."),
+    ("en-r4", "false alarm",
+     "It does cover what to bring for her 2–9 August stay: enough of her usual food, any medication in its "
+     "original packaging with written instructions, and her lead and collar with an ID tag."),
+    ("en-r4", "false alarm",
+     "Please give the kennels team a call to check the vaccination rules before her stay."),
+    ("en-r5", "false alarm", "The only related point it covers is that entry fees are non-refundable."),
+    ("en-r5", "false alarm", "🏃‍♀️ I hope it heals quickly."),
+    ("en-r6", "false alarm",
+     "For reference, a 42-week Harper House contract runs from 21 September 2024 to 12 July 2025, so most "
+     "of July and all of August fall after it ends."),
+    ("es-g1", "false alarm",
+     "**En punto de recogida o Correos:** se descuentan 2,95 €, así que recibirías 87,00 €."),
+    ("es-g1", "false alarm", "**En tienda:** gratis, así que recuperas los 89,95 € completos."),
+    ("es-g1", "false alarm",
+     "Como solo devuelves la chaqueta y no el pedido completo, los gastos de envío originales no se "
+     "reembolsan."),
+    ("es-g1", "false alarm",
+     "Tienes 30 días naturales desde la fecha de envío, y tu compra fue hace 20 días."),
+    ("es-g1", "false alarm", "¡Sí, todavía estás a tiempo!"),
+    ("es-i1", "false alarm",
+     "Le conviene adelantarse: puede pasarla hasta 30 días antes del 15 de mayo, es decir, desde el 15 de "
+     "abril, sin perder días, porque la nueva fecha se cuenta desde la fecha de caducidad anterior."),
+    ("fr-g1", "false alarm", "4 séances × 35 € = **140 €** remboursés"),
+    ("fr-g1", "false alarm",
+     "Attention, le plafond de 4 séances est commun à toutes les médecines douces : si vous allez aussi "
+     "chez un acupuncteur, ces séances compteront dans les 4."),
+    ("fr-g1", "false alarm", "Vous payez 4 × 60 € = 240 €, il vous restera donc 100 € à charge."),
+    ("fr-i1", "false alarm",
+     "Tu verses un acompte de 30 % à l'inscription (267 € si tu prends le transport) et le solde 30 jours "
+     "avant le départ."),
+    ("fr-i1", "false alarm", "😊 Super choix !"),
+    ("it-g1", "false alarm",
+     "Avendo più di 65 anni e un reddito familiare di circa 32.000 euro, quindi sotto il limite di "
+     "36.151,98 euro, rientra nell'esenzione per reddito con codice **E01**, che copre sia la visita "
+     "specialistica sia l'ecocardiogramma."),
+    ("it-i1", "false alarm",
+     "📅 Il rimborso copre i giorni non utilizzati a partire dal giorno dopo la presentazione del "
+     "certificato: se lo presentate il secondo giorno, sono rimborsati 4 giorni su 6."),
+    ("pt-g1", "false alarm", "Autoestrada: 0,59 € × 12 = 7,08 €"),
+    ("pt-g1", "false alarm", "Mobilidade: 1,09 € × 12 = 13,08 €"),
+    ("pt-i1", "false alarm",
+     "Com 10 anos, ele precisa de autorização assinada por você e faz as aulas na turma kids, aos sábados "
+     "e domingos às 9h."),
+    ("pt-i1", "false alarm", "🏄‍♂️ Que legal, vocês dois vão curtir muito!"),
+}
+
+
 CHATTY_ANSWERS_6 = {
     # A sixth red team (sixty-fourth session), writing blind: 50 answers (12 in five other languages) with
     # worked sums, tables, bold headings, medical and legal disclaimers, and chat around facts. Measured at
@@ -2282,6 +2599,7 @@ CHATTY_ANSWERS_6 = {
     ("chatty_answers_2.jsonl", CHATTY_ANSWERS_2),
     ("chatty_answers_3.jsonl", CHATTY_ANSWERS_3), ("chatty_answers_4.jsonl", CHATTY_ANSWERS_4),
     ("chatty_answers_5.jsonl", CHATTY_ANSWERS_5), ("chatty_answers_6.jsonl", CHATTY_ANSWERS_6),
+    ("chatty_answers_7.jsonl", CHATTY_ANSWERS_7),
     ("letters.jsonl", LETTERS), ("letters_2.jsonl", LETTERS_2),
 ])
 def test_the_judges_wrong_verdicts_are_the_known_ones(corpus: str, known: set[tuple[str, str, str]]) -> None:
