@@ -1042,6 +1042,9 @@ members**", "**Why your claim was approved**") asserts it, even asking."""
 _ASSERTING = _VERDICTS | _VALUES
 """`_VALUES` and the verdicts: in a bold line but a question ("**Are all hours covered?**" asks), they
 assert."""
+_LEAD_IN_STATED = _VALUES | _DENIALS | wordset("intégralement gratuitement")
+"""What a lead-in states of its items (`_states_a_value`): values, denials, and French's adverbs of them
+("Ces articles sont remboursés intégralement :")."""
 
 
 def _names_only(title: str, over_list: bool, joining: frozenset[str] = frozenset()) -> bool:
@@ -1296,21 +1299,48 @@ part is talk to the user (`talks`): the dash alone had made each a claim. "I'm s
 and "We also price match — hope that helps!" stay claims."""
 
 
+_LEAD_IN_VALUES = ("免费", "免費", "無料", "全额", "全額", "包邮", "包郵")
+"""Chinese and Japanese words of what a thing costs or is worth ("免费", free; "全额", in full; "包邮",
+shipped free), found in a lead-in as `_VALUES` are (`_states_a_value`): no space counts their words."""
+
+
+_ASKING = wordset("how what when where which who whether wie wann wo welche comment quand où quel quelle "
+                  "quels quelles cómo qué cuándo dónde cuál cuáles come quando dove quale quali como onde")
+"""Question words that make a lead-in with a value name what follows: "Here's when free cancellation ends
+for each rate:", "What you'd get back (if approved):", "Here is how to get a full refund:" (its items say
+it)."""
+_ASKING_REACH = 3
+"""The words of a lead-in's opening read for one ("here", "s", "when")."""
+
+
+def _states_a_value(lead_in: str) -> bool:
+    """Whether a lead-in says what the items it introduces are worth or that they are denied (`_VALUES`,
+    `_DENIALS`): "The following items can be returned for a full cash refund:" over "- Gift cards" states
+    what the page denies, and dropped as a lead-in, each item passed on its own words; so did "Members get
+    a full cash refund in these 2 cases:", "Estos artículos tienen devolución gratuita:" and
+    "会员可享受以下3项免费服务：". "Here's what I found:" and "Documents required:" name what follows."""
+    if wide(lead_in) and any(word in lead_in for word in _LEAD_IN_VALUES):
+        return True
+    words = _NEXT_WORD.findall(normalise(lead_in))
+    return not _LEAD_IN_STATED.isdisjoint(words) and _ASKING.isdisjoint(words[:_ASKING_REACH])
+
+
 def _is_claim(sentence: str, edge: bool) -> bool:
     """A lead-in ending in a colon ("Here is what I found:", "**Details:**") introduces claims but asserts
     nothing, unless it states a number other than a count of what follows ("Here are the 3 steps:" is a
-    lead-in, "These items carry a 25% restocking fee:" a claim); nor does a note of the sources ("Sources:
-    doc-1."), nor filler ("Sure!", "Hope this helps!"), nor filler after an attribution ("Based on the
-    provided context, yes."). `edge`: the sentence opens the answer or is one of its last two, where 95% of
-    the corpora's wrappers are and the wrapper model is asked (`ragmon.text.wrapper_model`). Filler whose last
-    part after a comma or semicolon states something ("Cheers for your patience, the outage has been
-    fixed.") is a claim."""
+    lead-in, "These items carry a 25% restocking fee:" a claim) or a value (`_states_a_value`); nor does a
+    note of the sources ("Sources: doc-1."), nor filler ("Sure!", "Hope this helps!"), nor filler after an
+    attribution ("Based on the provided context, yes."). `edge`: the sentence opens the answer or is one of
+    its last two, where 95% of the corpora's wrappers are and the wrapper model is asked
+    (`ragmon.text.wrapper_model`). Filler whose last part after a comma or semicolon states something
+    ("Cheers for your patience, the outage has been fixed.") is a claim."""
     if ((":" in sentence or ">" in sentence or "：" in sentence or len(sentence) < _LONGEST_HEADING)
             and _SOURCES_LINE.match(sentence)):
         return False  # it only names the answer's sources; most sentences are spared the pattern
     read = profile(sentence)
     if (sentence.endswith((":", "：", "*", "_")) and sentence.rstrip("*_").endswith((":", "："))
-            and all(n.is_integer() and 1 <= n <= _MOST_ITEMS for n in read.numbers) and not read.units):
+            and all(n.is_integer() and 1 <= n <= _MOST_ITEMS for n in read.numbers) and not read.units
+            and not _states_a_value(sentence)):
         return False  # not with a unit, which counts nothing: "within 9 business days to:", "before 2 p.m.:"
     if not _says_something(read) or is_abstention(sentence):
         return False

@@ -578,6 +578,9 @@ ENGLISH_QUOTAS = {
     ("taskloom-i3", "made-up sentence passed", "Guests can also create new projects in the workspace."),
     ("hive-i3", "made-up sentence passed", "Day Pass Bundle ($120/month)"),
     ("pinecell-i2", "made-up sentence passed", "Rollover of unused hotspot data to the next month"),
+    # A lead-in stating what holds of its items ("included"): a claim, the page's table supports it, and
+    # its writer labelled it none (the items under it are where the made-up plan is).
+    ("hive-i3", "read as a claim", "Mail handling is included on these plans:"),
 }
 
 

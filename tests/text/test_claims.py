@@ -755,6 +755,33 @@ def test_a_lead_in_whose_number_has_a_unit_is_checked_whatever_the_number(lead_i
     assert verdicts(f"{lead_in}\n- Clearance items") == [(lead_in, False), ("Clearance items", True)]
 
 
+GIFT_CARDS = Context("returns", "Gift cards and clearance items cannot be returned. Electronics can be "
+                     "returned within 14 days.")
+
+
+@pytest.mark.parametrize("lead_in", [
+    "The following items can be returned for a full cash refund:",
+    "Members get a full cash refund in these 2 cases:",
+    "Clearance items ship free with a prepaid label:",
+    "Estos artículos tienen devolución gratuita:",
+    "Ces articles sont remboursés intégralement :",
+    "Diese Artikel können Sie kostenlos zurückschicken:",
+    "会员可享受以下2项免费服务：",
+])
+def test_a_lead_in_stating_a_value_is_checked(lead_in: str) -> None:
+    # Each says what its items are worth, which the page does not: dropped as a lead-in, the item under it
+    # passed on its own words, and the answer scored 1.0.
+    assert verdicts(f"{lead_in}\n- Clearance items", GIFT_CARDS) == [
+        (lead_in, False), ("Clearance items", True)]
+
+
+@pytest.mark.parametrize("lead_in", [
+    "Here's what I found:", "Documents required:", "Here's when free cancellation ends:",
+    "What you'd get back if approved:", "Here is how to get a full refund:"])
+def test_a_lead_in_naming_what_follows_is_no_claim_with_a_value_or_without(lead_in: str) -> None:
+    assert verdicts(f"{lead_in}\n- Clearance items") == [("Clearance items", True)]
+
+
 @pytest.mark.parametrize("answer", [
     "**Step 1:** Return most items within 30 days of delivery.\n**Step 2:** Items must be unused.",
     "**1.** Return most items within 30 days of delivery.\n**2.** Items must be unused.",
