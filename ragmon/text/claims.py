@@ -845,7 +845,8 @@ _TELLING = deferred(r"(?:did|do) you know\b|(?:wussten|wusstest) (?:sie|du)\b|(?
 
 def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) -> bool:
     """A line all in bold, without a sentence's mark, whose every word of four letters or more is
-    capitalised ("**Return Window**"), is a title as "## Return Window" is; so is one in sentence case
+    capitalised ("**Return Window**"), is a title as "## Return Window" is, unless it says what holds
+    (`_states_what_holds`: "**Full Refund Within 60 Days**"); so is one in sentence case
     ("**Important notes**", "**Gift cards**") over another line (`below`), of at most `_LONGEST_BOLD_TITLE`
     words, no digit and no function word (`_names_only`, which reads it over a list's item otherwise).
     "**Clearance items are final sale**", "**No refunds**" and "**Refunds take 30 days**" are claims in
@@ -864,7 +865,7 @@ def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) ->
     title = bold.group(2)
     words = title.split()
     if bold.group(3) is None and all(word[0].isupper() for word in words if len(word) > 3):
-        return True
+        return not _states_what_holds(title)
     if below is None:
         return False
     low = normalise(title)
@@ -989,14 +990,18 @@ def _underlined(text: str, line: tuple[int, int], below: tuple[int, int]) -> boo
     """Whether `line` is a title or a table's header row: the line `below` comes right after it and
     underlines it. A line ending a sentence is none, nor is a list item or a table row over a line of
     dashes: such a "---" is a separator written without a blank line (markdown would make a sentence
-    over it a heading), and the item is still a claim. A row is a header only over a row of dashes."""
+    over it a heading), and the item is still a claim. A row is a header only over a row of dashes. A line
+    of prose that states what holds (`_states_what_holds`: "Perishable goods can be returned within 7
+    days" over "---") is a sentence before a rule, and a claim; a header row names its columns whatever
+    they hold ("| Account | 2025 limit |")."""
     pos, end = line
     start, stop = below
     if start != end + 1 or text[start] not in "=-|: \t" or text[end - 1] in ".!?":
         return False
     if ("|" in text[pos:end]) != ("|" in text[start:stop]) or _MARKER.match(text, pos, end):
         return False
-    return _UNDERLINE.fullmatch(text, start, stop) is not None
+    return _UNDERLINE.fullmatch(text, start, stop) is not None and (
+        "|" in text[pos:end] or not _states_what_holds(text[pos:end]))
 
 
 def _list_title(text: str, line: tuple[int, int], below: tuple[int, int]) -> bool:
@@ -1010,8 +1015,9 @@ def _list_title(text: str, line: tuple[int, int], below: tuple[int, int]) -> boo
     item, child = _MARKER.match(text, pos, end), _MARKER.match(text, *below)
     if item is None or child is None or _indent(text, below) <= _indent(text, line):
         return False
-    title = text[item.end():end].strip("*_")
-    return all(word[0].isupper() for word in title.split() if len(word) > 3) and _names_only(title, True)
+    title = text[item.end():end].strip("*_")  # "- Free Lifetime Warranty" states it (`_states_what_holds`)
+    return (all(word[0].isupper() for word in title.split() if len(word) > 3) and _names_only(title, True)
+            and not _states_what_holds(title, over_list=True))
 
 
 _NEGATING = frozenset((*european.NEGATION_WORDS, "no", "not", "never", "without", "none", "sin", "ohne",
@@ -1045,6 +1051,33 @@ assert."""
 _LEAD_IN_STATED = _VALUES | _DENIALS | wordset("intégralement gratuitement")
 """What a lead-in states of its items (`_states_a_value`): values, denials, and French's adverbs of them
 ("Ces articles sont remboursés intégralement :")."""
+
+
+_SAYING = _AUXILIARIES | _STATING
+"""Verbs that make a heading-shaped line a statement ("Gift Cards Can Be Returned Within 90 Days")."""
+
+
+def _states_what_holds(title: str, over_list: bool = False) -> bool:
+    """Whether a line read as a title for its shape alone says what holds: a line in bold whose every word
+    of four letters or more is capitalised (`_bold_title`), a list's item over nested ones (`_list_title`,
+    `over_list`) or a line over a rule (`_underlined`). Each had been a title whatever it said, and
+    "**Gift Cards Can Be Returned Within 90 Days**" (the page says they cannot be), "**Full Refund Within
+    60 Days**", "**No Restocking Fee On Opened Items**", "- Free Lifetime Warranty" over its details and
+    "Perishable goods can be returned within 7 days" over "---" went unchecked. The words that make a
+    sentence-case line a claim make it one: a digit, a negation, a verb of being or an auxiliary (not in
+    a clause a question word opens: "**How Do I Apply**"), a value (`_VALUES`), a verdict after its first
+    word (`_VERDICTS`: "**Supported Devices**" says which ones). Over a list's items only a denial is a
+    verdict and "included" no value ("- Features Included" titles them, as `_names_only` reads it).
+    "**Return Window**" and "**Plan Comparison**" name what follows. A figure in brackets or after a
+    colon is left as it was, a title's (the corpora's "**Dein Einzelticket (38 €)**" names the section of
+    the single ticket; "**Totale: 754 €**", a sum worked out, no page states)."""
+    low = normalise(title)
+    words = _NEXT_WORD.findall(low)
+    values, verdicts = (_VALUES - _VERDICTS, _DENIALS) if over_list else (_VALUES, _VERDICTS)
+    named = title.partition(":")[0].partition("(")[0]
+    return (any(map(str.isdigit, named)) or "n't" in low or not _NEGATING.isdisjoint(words)
+            or not values.isdisjoint(words) or not verdicts.isdisjoint(words[1:])
+            or (not _SAYING.isdisjoint(words) and _WH_HEADING.match(low) is None))
 
 
 def _names_only(title: str, over_list: bool, joining: frozenset[str] = frozenset()) -> bool:

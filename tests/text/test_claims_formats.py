@@ -336,3 +336,46 @@ def test_a_denial_over_a_list_is_still_a_claim(title: str) -> None:
     assert [(v.claim.text, v.supported) for v in result.verdicts] == [
         (f"**{title}**", False), ("24/7 support", True), ("5 seats", True)]
     assert result.metrics["groundedness"] == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize("line", [
+    "Gift Cards Can Be Returned Within 90 Days",  # an auxiliary, a figure
+    "Full Refund Within 60 Days",  # a value
+    "Lifetime Warranty Included",  # a value, a verdict after its noun
+    "No Restocking Fee On Opened Items",  # a negation
+    "Free Return Shipping On Every Order",
+])
+def test_a_statement_in_title_case_bold_is_a_claim(line: str) -> None:
+    # Every long word capitalised, each had read as a title whatever it said, over a line or under all of
+    # them, and a made-up fact in it went unchecked.
+    assert claims(scored(f"**{line}**\nExchanges are free of charge.")) == [
+        f"**{line}**", "Exchanges are free of charge."]
+    assert claims(scored(f"Exchanges are free of charge.\n\n**{line}**")) == [
+        "Exchanges are free of charge.", f"**{line}**"]
+
+
+@pytest.mark.parametrize("title", ["Return Window", "Plan Comparison", "How Do I Apply", "Supported Devices",
+                                   "Dein Einzelticket (38 €)"])
+def test_a_title_in_title_case_bold_stays_a_title(title: str) -> None:
+    # A question word's clause asks; a verdict before its noun says which ones; a figure in brackets is the
+    # value of what it names, as before.
+    fact = "Exchanges are free of charge."
+    assert claims(scored(f"**{title}**\n{fact}")) == claims(scored(f"{fact}\n\n**{title}**")) == [fact]
+
+
+def test_a_list_item_stating_a_value_over_nested_items_is_a_claim() -> None:
+    answer = "- Free Lifetime Warranty\n  - Exchanges are free of charge."
+    assert claims(scored(answer)) == ["Free Lifetime Warranty", "Exchanges are free of charge."]
+    assert claims(scored("- Exchange Fees\n  - Exchanges are free of charge.")) == [
+        "Exchanges are free of charge."]
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("Exchanges are free of charge.\nClearance items can be returned within 7 days\n---\nThe Pro plan costs "
+     "$40 per month.", ["Exchanges are free of charge.", "Clearance items can be returned within 7 days",
+                        "The Pro plan costs $40 per month."]),
+    ("Exchange Fees\n---\nExchanges are free of charge.", ["Exchanges are free of charge."]),
+    ("| Plan | Price for 2 seats |\n|---|---|\n| Pro | $40 |", ["| Pro | $40 |"]),
+], ids=["statement", "title", "header-row"])
+def test_a_line_over_a_rule_is_a_title_unless_it_states_what_holds(answer: str, expected: list[str]) -> None:
+    assert claims(scored(answer)) == expected
