@@ -903,7 +903,7 @@ def _skipped_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
                          or _bold_title(text, pos, end, lines[at + 1] if at + 1 < len(lines) else None)))
                 or (at + 1 < len(lines) and (_underlined(text, lines[at], lines[at + 1])
                                              or _list_title(text, lines[at], lines[at + 1])))
-                or (wide(text) and _CJK_TITLE.fullmatch(text, pos, end))):
+                or (wide(text) and _CJK_TITLE.fullmatch(text, pos, end) and not _cjk_item(text, lines, at))):
             skipped.add(at)
     return skipped
 
@@ -1117,7 +1117,20 @@ _CJK_MARKER = deferred(
 hold."""
 _CJK_TITLE = deferred(r"[ \t]*(?:" + _CJK_NUMERAL + r"、|第(?:\d{1,2}|" + _CJK_NUMERAL
                         + r")(?:章|节|節|部分))[^。！？!?:：\n]{1,24}")
-"""A section's title, "一、退款政策": a heading as "## Refunds" is, no claim."""
+"""A section's title, "一、退款政策": a heading as "## Refunds" is, no claim, unless it is a list's item
+(`_cjk_item`)."""
+_CJK_ITEM = deferred(r"[ \t]*" + _CJK_NUMERAL + "、")
+
+
+def _cjk_item(text: str, lines: Sequence[tuple[int, int]], at: int) -> bool:
+    """Whether line `at`, which opens as a section's title does ("二、签收后60天内可申请退货"), is a
+    list's item: the last line, or one over another numbered so ("三、..."). A title has its section's
+    text under it ("一、退款政策\n退款在..."); read as titles, a list written without "。" was skipped
+    whole, and a made-up item in it ("二、签收后60天内可申请退货" under the page's 30 days) was never
+    checked. The numeral is then the item's marker (`_CJK_MARKER`). A chapter's title ("第一章 ...")
+    stays one."""
+    return _CJK_ITEM.match(text, *lines[at]) is not None and (
+        at + 1 == len(lines) or _CJK_ITEM.match(text, *lines[at + 1]) is not None)
 
 
 def _opening(text: str, pos: int, end: int, lines: Sequence[tuple[int, int]] = (), at: int = 0) -> int:

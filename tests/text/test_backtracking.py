@@ -78,3 +78,10 @@ def test_many_sums_that_come_right_are_read_at_once() -> None:
     # characters of them took 6 s, 100,000 minutes (a third review). Every "€3" is a sum's own total.
     assert printed("from ragmon.text.worked_sums import worked_results; "
                    "print(sorted(worked_results('€1 + €2 = €3 and ' * 20_000)))") == "[3.0]\n"
+
+
+def test_a_long_list_of_chinese_items_is_read_at_once() -> None:
+    # Each "一、" line is looked at with the one below it for a section's title (one match each): 20,000
+    # items over 100,000 characters, none a title, each a claim.
+    assert printed("from ragmon.text.claims import split_claims\n"
+                   "print(len(split_claims('一、退款免费\\n' * 20_000)))") == "20000\n"

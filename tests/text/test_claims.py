@@ -866,6 +866,13 @@ def test_chinese_and_japanese_sentences_end_at_their_full_stops(answer: str, exp
     ("3.5公斤以内免运费。", ["3.5公斤以内免运费。"]),
     # A section's title is a heading; a sentence after an enumerator is not a title.
     ("一、退款政策\n退款在交货后30天内受理。", ["退款在交货后30天内受理。"]),
+    ("一、退款政策\n退款在交货后30天内受理。\n二、换货政策\n换货免费。",
+     ["退款在交货后30天内受理。", "换货免费。"]),
+    # A list's items written without "。" (over the next item, or the last line) are claims, not titles.
+    ("根据资料：\n一、签收后30天内可申请退货\n二、签收后60天内可申请退货",
+     ["签收后30天内可申请退货", "签收后60天内可申请退货"]),
+    ("一、すべての注文は送料無料\n二、返金は5営業日以内に行われます。",
+     ["すべての注文は送料無料", "返金は5営業日以内に行われます。"]),
     # Sources: a heading and its entries, a note after the full stop, a note line.
     ("退款在交货后30天内受理【1】。\n\n参考资料：\n[1] 退款政策.pdf", ["退款在交货后30天内受理【1】。"]),
     ("运费由买家承担。（来源：文档1）标准运输需要5个工作日。",
@@ -885,6 +892,13 @@ def test_chinese_and_japanese_sentences_end_at_their_full_stops(answer: str, exp
 def test_chinese_and_japanese_answer_formats(answer: str, expected: list[str]) -> None:
     assert texts(answer) == expected
     assert_offsets(answer)
+
+
+def test_a_made_up_item_of_a_chinese_list_without_full_stops_is_checked() -> None:
+    # Read as section titles, both items were skipped and the made-up 60 days never checked.
+    page = Context("returns", "商品签收后30天内可申请退货。")
+    assert verdicts("一、签收后30天内可申请退货\n二、签收后60天内可申请退货", page) == [
+        ("签收后30天内可申请退货", True), ("签收后60天内可申请退货", False)]
 
 
 def test_a_chinese_attribution_opening_a_claim_is_not_checked() -> None:
