@@ -957,28 +957,48 @@ def _source_lines(text: str, lines: list[tuple[int, int]]) -> set[int]:
             text[pos] in _MAY_OPEN_SOURCES or _HAS_EMOJI.match(text, pos)) else None
         in_list = (heading is not None and heading.end() == end) or (
             in_list and _ENTRY.fullmatch(text, pos, end) is not None)
-        if in_list or _DEFINITION.match(text, pos, end):
+        if (in_list or _DEFINITION.match(text, pos, end)) and not _states_beside_source(text[pos:end]):
             listed.add(at)
     return listed | _footnotes(text, lines)
 
 
 def _footnotes(text: str, lines: list[tuple[int, int]]) -> set[int]:
     """The closing block of `_FOOTNOTE` lines, when the answer cites each label before it, after some
-    text ("... later [1]."): a line opening with its mark ("[1] The warranty is 2 years.") is a claim."""
+    text ("... later [1]."): a line opening with its mark ("[1] The warranty is 2 years.") is a claim, and
+    so is one of the block that states what holds beside its source's name (`_states_beside_source`: "[2]
+    Gift card FAQ - refunds to store credit within 60 days"), the others still none."""
     labels: dict[int, str] = {}
     at = len(lines) - 1
     while (at > 0 and len(labels) < _MOST_FOOTNOTES and text[lines[at][0]] == "["
-           and (note := _FOOTNOTE.fullmatch(text, *lines[at]))
-           and _AUXILIARIES.isdisjoint(text[lines[at][0]:lines[at][1]].lower().split())):
+           and (note := _FOOTNOTE.fullmatch(text, *lines[at]))):
         labels[at] = note.group(1)
         at -= 1
     body = text[:lines[at + 1][0]] if labels else ""
-    return set(labels) if all(_cited(body, f"[{label}]") for label in labels.values()) else set()
+    if not all(_cited(body, f"[{label}]") for label in labels.values()):
+        return set()
+    return {line for line in labels if not _states_beside_source(text[lines[line][0]:lines[line][1]])}
 
 
 _MOST_FOOTNOTES = 64
 """Lines of a closing block of footnotes read at most: each is a search of the answer for its mark, and a
 hostile block of thousands had made the search quadratic."""
+
+
+def _states_beside_source(text: str) -> bool:
+    """Whether a line or a note read as naming a source (an entry under "Sources:", a "[^1]: ..."
+    definition, a closing footnote, a "(Source: ...)" note, the text after "Source:") states what holds
+    beside the name: an auxiliary (`_AUXILIARIES`, as a footnote's title has none), a value or a verdict
+    in small letters (`_ASSERTING`: a title capitalises its words, "Source: Excluded Services & Other
+    Covered Services"), or a number with a unit. Each had dropped a made-up fact: "[^1]: Return shipping
+    is free for all orders.", "- Gift card FAQ: gift cards can be refunded within 60 days" after
+    "Sources:", "Source: Returns Policy, which also says return shipping is free.", "(Source: Returns
+    Policy; restocking fee waived for members)", "[2] Gift card FAQ - refunds to store credit within 60
+    days". A source's name, its id, page, section or year ("- Returns Policy (doc-1)", "[1]: policy.pdf",
+    "KB-1234, p. 3", "Fuentes: es-shipping") holds none. Asked only of what those patterns matched."""
+    small = [word for word in _NEXT_WORD.findall(text) if word.islower()]
+    return (not _AUXILIARIES.isdisjoint(_NEXT_WORD.findall(normalise(text)))
+            or not _ASSERTING.isdisjoint(small)
+            or (any(char.isdigit() for char in text) and bool(profile(text).units)))
 
 
 def _cited(body: str, mark: str) -> bool:
@@ -1138,7 +1158,8 @@ def _opening(text: str, pos: int, end: int, lines: Sequence[tuple[int, int]] = (
     marker and its step's number. A capital letter opens no marker but a roman number ("II. "), a letter
     before a capital ("B) Exchanges", "(B) Exchanges") and, at the start of line `at` of `lines`, a letter
     of a lettered list ("B. Exchanges": `_lettered`)."""
-    if text.startswith(("(", "（", "["), pos, end) and (note := _NOTE.match(text, pos, end)):
+    if (text.startswith(("(", "（", "["), pos, end) and (note := _NOTE.match(text, pos, end))
+            and not _states_beside_source(note.group())):
         return note.end()
     capital = text[pos:pos + 1].isupper()
     if capital and text[pos + 1:pos + 2] == ".":
@@ -1381,7 +1402,8 @@ def _is_claim(sentence: str, edge: bool) -> bool:
     (`ragmon.text.wrapper_model`). Filler whose last part after a comma or semicolon states something
     ("Cheers for your patience, the outage has been fixed.") is a claim."""
     if ((":" in sentence or ">" in sentence or "：" in sentence or len(sentence) < _LONGEST_HEADING)
-            and _SOURCES_LINE.match(sentence)):
+            and (sources := _SOURCES_LINE.match(sentence))
+            and not _states_beside_source(sentence[sources.end():])):
         return False  # it only names the answer's sources; most sentences are spared the pattern
     read = profile(sentence)
     if (sentence.endswith((":", "：", "*", "_")) and sentence.rstrip("*_").endswith((":", "："))

@@ -248,6 +248,35 @@ def test_a_list_of_the_answers_sources_is_no_claim(answer: str) -> None:
     assert texts(answer) == ["Refunds take 30 days."]
 
 
+@pytest.mark.parametrize(("answer", "claim"), [
+    ("Refunds take 30 days.[^1]\n\n[^1]: Return shipping is free for all orders.",
+     "[^1]: Return shipping is free for all orders."),
+    ("Refunds take 30 days [1].\n\nSources:\n- Gift card FAQ: gift cards can be refunded within 60 days\n"
+     "- Returns Policy (doc-1)", "Gift card FAQ: gift cards can be refunded within 60 days"),
+    ("Refunds take 30 days [1]. Gift cards cannot be returned [2].\n\n[1] Returns policy\n"
+     "[2] Gift card FAQ - refunds to store credit within 60 days",
+     "[2] Gift card FAQ - refunds to store credit within 60 days"),
+    ("Refunds take 30 days. Source: Returns Policy, which also says return shipping is free.",
+     "Source: Returns Policy, which also says return shipping is free."),
+])
+def test_a_fact_beside_a_sources_name_is_a_claim(answer: str, claim: str) -> None:
+    # Read as a source's entry, footnote or definition for its shape, each made-up fact went unchecked; a
+    # source's name beside it ("- Returns Policy (doc-1)", "[1] Returns policy") is still none.
+    assert texts(answer)[-1] == claim
+    assert not {"Returns Policy (doc-1)", "[1] Returns policy"} & set(texts(answer))
+
+
+def test_a_note_of_sources_stating_a_fact_is_read_with_its_sentence() -> None:
+    # "(Source: ...)" had been stripped whatever it held, so its made-up waiver went unchecked; a note naming
+    # only its source is still no part of the sentence after it.
+    assert texts("Refunds take 30 days. (Source: Returns Policy; restocking fee waived for members) "
+                 "Gift cards cannot be returned.") == [
+        "Refunds take 30 days.",
+        "(Source: Returns Policy; restocking fee waived for members) Gift cards cannot be returned."]
+    assert texts("Refunds take 30 days. (Source: Returns Policy) Gift cards cannot be returned.") == [
+        "Refunds take 30 days.", "Gift cards cannot be returned."]
+
+
 def test_a_code_fences_line_is_no_claim_and_the_code_is_one() -> None:
     # "```json" had been a claim of the term "json"; a command in the block is checked as any claim is.
     assert texts("Run this:\n```bash\nsystemctl restart web\n```\n~~~\nDone.") == [
