@@ -554,10 +554,13 @@ not."""
 
 def _lead_in(sentence: str) -> bool:
     """Whether a sentence in bold or italics is a lead-in read with the next one ("**Good news.** Your plan
-    covers two repairs.", "**Short version.** ..."): fewer than three terms and no number. Cut off, each
-    was a claim of its own no page holds, a review found, where "**Clearance items are final sale.**"
-    states what it says."""
-    return len(read_terms(sentence)[0]) < _LEAD_IN_TERMS and not any(char.isdigit() for char in sentence)
+    covers two repairs.", "**Short version.** ..."): fewer than three terms, no number, and no word of what
+    holds (`_VERDICT_IN_BOLD`). Cut off, each was a claim of its own no page holds, a review found, where
+    "**Clearance items are final sale.**" states what it says; so do "**Free pickup.**", "**No fees.**"
+    and "**Store credit only.**", which, read with the supported sentence after them, passed on its
+    words."""
+    return (len(read_terms(sentence)[0]) < _LEAD_IN_TERMS and not any(char.isdigit() for char in sentence)
+            and _VERDICT_IN_BOLD.isdisjoint(_NEXT_WORD.findall(normalise(sentence))))
 
 
 _LEAD_IN_TERMS = 3
@@ -1068,6 +1071,10 @@ members**", "**Why your claim was approved**") asserts it, even asking."""
 _ASSERTING = _VERDICTS | _VALUES
 """`_VALUES` and the verdicts: in a bold line but a question ("**Are all hours covered?**" asks), they
 assert."""
+_VERDICT_IN_BOLD = _ASSERTING | _NEGATING | wordset("only nur seulement uniquement solo solamente soltanto "
+                                                      "apenas somente")
+"""Words that make a short bold sentence a verdict, not a lead-in (`_lead_in`): values, verdicts, negations
+and "only" ("**Store credit only.**"). Not "n't": "**Don't worry.**" leads in."""
 _LEAD_IN_STATED = _VALUES | _DENIALS | wordset("intégralement gratuitement")
 """What a lead-in states of its items (`_states_a_value`): values, denials, and French's adverbs of them
 ("Ces articles sont remboursés intégralement :")."""

@@ -1143,6 +1143,14 @@ def test_inches_and_a_rates_period_end_no_sentence(answer: str, sentences: list[
      ["**Good news.** Your plan covers two repairs a year."]),
     ("__Short answer: yes, all six.__ The plan allows six members.",
      ["__Short answer: yes, all six.__", "The plan allows six members."]),
+    # Short, but a value, a negation or "only": a verdict of its own, not a lead-in. Read with the
+    # supported sentence after it, each made-up verdict passed on that sentence's words.
+    ("**Free pickup.** Your plan covers two repairs a year.",
+     ["**Free pickup.**", "Your plan covers two repairs a year."]),
+    ("**No fees.** Your plan covers two repairs a year.",
+     ["**No fees.**", "Your plan covers two repairs a year."]),
+    ("**Store credit only.** Your plan covers two repairs a year.",
+     ["**Store credit only.**", "Your plan covers two repairs a year."]),
     # An abbreviation in bold still ends none.
     ("Ask **Dr.** Smith about the **Model No.** 5 unit. It ships today.",
      ["Ask **Dr.** Smith about the **Model No.** 5 unit.", "It ships today."]),
