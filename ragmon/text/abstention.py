@@ -48,18 +48,16 @@ _CUES = (
     r"(?:that|this|the) (?:request|question|topic))\b",
     r"\bi (?:do not|don't) (?:have|know) (?:any |an |enough |sufficient |specific |the |that |this |"
     r"(?:any )?access to (?:any |that |this |the |such )?)?(?:information|info|details?|data|answer)\b",
-    r"\bunable to (?:answer|determine|find)\b",
-    r"\b(?:not|no) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|evidence)\b",
     r"n't (?:enough|sufficient) (?:information|context|detail|details)(?: here)? "
     r"(?:in (?:the|these|my|what) [^.,;:!?]{1,40} )?to (?:answer|say|tell|determine|confirm)\b(?=[^,;]*$)",
-    r"\binsufficient(?:_| )(?:context|information|data|evidence)\b",
     r"\b" + SOURCE_NOUN + r"(?: " + SOURCE_ADJECTIVE + r")?"
     r"(?: (?:i|we) (?:have|can access|was given|see))? (?:(?:does not|doesn't|do not|don't|did not|"
     r"didn't|cannot|can't|fails? to) (?:say|mention|contain|include|provide|specify|state|indicate|cover|"
     r"address|discuss|answer|describe|explain|give|have|tell|offer|list|go into|get into|touch on)\b|"
     + _SAY_NOTHING + ")",
     r"\b(?:there is|there's|there are|i found|i have|i've found|i see) no (?:information|mention|"
-    r"details?|data|indication|evidence|reference)\b",
+    r"details?|data|reference)\b",
+    r"\b(?:i found|i have|i've found|i see) no (?:indication|evidence)\b",
     r"\bthere(?: is|'s| was) nothing (?:about|on|regarding|concerning|related to)\b[^.!?]{0,80}? in the "
     r"(?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
     r"\bthere(?: is|'s| was) nothing in the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b(?: " + SOURCE_ADJECTIVE
@@ -70,7 +68,8 @@ _CUES = (
     r"\b(?:the|this|that|these|those|your|our) [^.,;:!?]{1,60}? (?:does not|doesn't|do not|don't|did not|"
     r"didn't) (?:mention|say|specify|state)\b",
     r"\bno (?:relevant |specific |such )?(?:information|mention|details?|data) (?:about|on|of|regarding|"
-    r"in|is|was|were|could be)\b",
+    r"in|could be)\b",
+    r"\bno (?:relevant |specific |such )?mention (?:is|was|were)\b",
     r"\b(?:none of|nothing in|neither of) the (?:" + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + r"(?: "
     + SOURCE_ADJECTIVE + r"| (?:i|we) (?:have|was given|can see))? (?:mentions?|says?|specif(?:y|ies)|"
     r"states?|address(?:es)?|covers?|discuss(?:es)?|indicates?)\b",
@@ -88,16 +87,30 @@ _CUES = (
     r"specified|stated|provided|available|given|covered|addressed|discussed|included|found|described|listed)"
     r"(?: anywhere)? (?:in|by) the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
     r"\bi (?:do not|don't) see [^.,;:!?]{1,60}? in the (?:[a-z]+ ){0,2}?" + _SOURCE + r"\b",
-    r"\b(?:cannot|can't|can not) be (?:determined|answered|found|inferred|confirmed)\b",
     r"\bnot (?:possible|able) to (?:answer|determine|say)\b",
     r"\bbeyond the scope of the " + _SOURCE + r"\b",
     r"\b(?:falls|is|lies) outside (?:of )?(?:what|the scope of) (?:the )?(?:" + SOURCE_ADJECTIVE + " )?"
     + SOURCE_NOUN + r"\b",
 )
-_ABSTENTION = deferred(r"(?=\w)(?:" + "|".join(_CUES) + ")")
+_BARE_CUES = (
+    r"\bno (?:relevant |specific |such )?(?:information|details?|data) (?:is|was|were|are)\b",
+    r"\b(?:there is|there's|there are) no (?:indication|evidence)\b",
+    r"\binsufficient(?:_| )(?:context|information|data|evidence)\b",
+    r"\b(?:not|no) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|evidence)\b",
+    r"\b(?:cannot|can't|can not) be (?:determined|answered|found|inferred|confirmed)\b",
+    r"\bunable to (?:answer|determine|find)\b",
+)
+"""Cues that name no one refusing, which facts hold as often: "No data is passed to insurers.", "There is no
+evidence that vitamin D prevents colds.", "Applications with insufficient information are rejected.",
+"Bookings made through travel agents cannot be confirmed at the embassy.", "The embassy was unable to find
+any record of delays." (a red team's made-up facts, each hidden as a refusal). One declines only with a
+refuser beside it (`_cue_declines`), as the Chinese and Japanese cues do (`_CJK_REFUSER`)."""
+_ABSTENTION = deferred(r"(?=\w)(?:" + "|".join(_CUES) + "|(?P<bare>" + "|".join(_BARE_CUES) + "))")
 """Every cue opens on a word's first letter (a new one must too, or it never matches), so the lookahead before
 them all rejects every word's end in one test: without it each word's end, past the shared word boundary,
-tried all 24 cues (a cued sentence's search 7.0 -> 5.1 us, 0.6% of the scoring's instructions)."""
+tried all 24 cues (a cued sentence's search 7.0 -> 5.1 us, 0.6% of the scoring's instructions). The bare
+cues come last, in one group: a cue naming the refuser that matches where one of them does is taken first,
+and the group tells the search's caller (`_declines`) which kind it found, in the same scan."""
 
 
 _NO = deferred(r"no(?:t|\b)")
@@ -326,10 +339,80 @@ def _states_the_scope(low: str, european: bool) -> bool:
 
 
 def _declines(low: str) -> bool:
-    """Whether a cue is in `low` (normalised), or it opens with a source that says nothing, with "not
-    mentioned in the ..." (`_NOT_THERE`), or with "neither" or "no" of the documents (`_NO_DOCUMENT`)."""
-    return (_ABSTENTION.search(low) is not None or _THEY_SAY_NOTHING.match(low) is not None
+    """Whether a cue that declines is in `low` (normalised) (`_cue_declines`), or it opens with a source that
+    says nothing, with "not mentioned in the ..." (`_NOT_THERE`), or with "neither" or "no" of the documents
+    (`_NO_DOCUMENT`)."""
+    return (_cue_declines(low) or _THEY_SAY_NOTHING.match(low) is not None
             or _NOT_THERE.match(low) is not None or _NO_DOCUMENT.match(low) is not None)
+
+
+def _cue_declines(low: str) -> bool:
+    """Whether one of `_CUES` is in `low`, or one of `_BARE_CUES` with a refuser beside it (`_REFUSER`), in a
+    sentence opening with a pronoun for what was asked (`_OPENER`) or as a terse refusal (`_TERSE`)."""
+    found = _ABSTENTION.search(low)
+    if (found is None or found["bare"] is None or _TERSE.match(low) is not None
+            or ((opening := _OPENER.match(low)) is not None and opening.end() == found.start())):
+        return found is not None
+    return _past_the_bare(low, found, _ABSTENTION, _REFUSER)
+
+
+def _european_declines(low: str) -> bool:
+    """`_cue_declines` for German, French, Spanish, Italian and Portuguese (`european.DECLINES`, whose group
+    "bare" is their "no information")."""
+    found = european.DECLINES.search(low)
+    if found is None or found["bare"] is None or european.TERSE.match(low) is not None:
+        return found is not None
+    return _past_the_bare(low, found, european.DECLINES, european.REFUSER)
+
+
+def _past_the_bare(low: str, found: re.Match[str], cues: re.Pattern[str], refuser: re.Pattern[str]) -> bool:
+    """Whether `found`, a bare cue of `cues` in `low`, declines: a cue naming the refuser follows it, or
+    `refuser` is in the sentence outside every bare cue ("information" in "No information is given." is the
+    cue's own word, and so is it in "No data is sold and no information is shared."). Read once, each cue
+    blanked out in place, and only in a sentence with a bare cue (few): a draft that looked for a refuser
+    at each cue read a sentence repeating one again each time."""
+    rest = []
+    start = 0
+    for cue in cues.finditer(low, found.start()):
+        if cue["bare"] is None:
+            return True
+        rest.append(low[start:cue.start()])
+        rest.append(" " * (cue.end() - cue.start()))
+        start = cue.end()
+    rest.append(low[start:])
+    return refuser.search("".join(rest)) is not None
+
+
+_REFUSER = deferred(
+    r"\b(?:(?:i'm|i've|i'd|i(?!'))(?! (?:think|believe|guess|suspect|assume|understand|know|recall|"
+    r"remember|heard|read|told|been told|sure|certain|confident|aware|pretty|fairly|quite)\b)|me|"
+    r"my(?! (?:understanding|guess|impression|sense|belief)\b)|" + SOURCE_NOUN + r"|mentioned|given|"
+    r"provided|available|specified|listed|included|described|discussed|addressed|supplied|stated|known|"
+    r"found|question|answer|to (?:say|tell|determine|confirm|know|judge|be sure))\b")
+"""Who refuses beside a bare cue: the answerer ("I", "my"), the sources, a word of their giving or not
+("No information is given about pets.", "No details are available on parking.", "No relevant information
+was found."), or the answering itself ("Not enough information is given to say.", "There is no evidence
+to answer the question."). Not the answerer believing or being told ("I think no data is sold.", "My
+understanding is ..."): a claim hedged; nor "we", "our" or "us", a company telling its practice ("No data
+is passed on outside our group."), nor "shared" or "shown", what a privacy page says of data."""
+_OPENER = deferred(
+    r"[\W_]*(?:(?:unfortunately|sorry|however)[\W_]+)?(?:(?:it|this|that|which)(?: is| was|'s)?|whether "
+    r"[^.,;:!?]{1,80}?) (?=(?:cannot|can't|can not|unable|insufficient|not (?:enough|sufficient|"
+    r"adequate))\b)")
+"""What opens a sentence before its bare cue when the cue is said of a pronoun for what was asked: "It
+cannot be determined from what I have.", "This can't be confirmed.", "That is not enough information to go
+on.", "Whether the fee applies cannot be determined.". Only right before a cue that is a predicate: "It
+seems there is no evidence that ..." asserts, and so does "Doc-1: no data is sold." (`ragmon.text.cited_ids`
+reads an id as "it", and the colon out)."""
+_TERSE = deferred(
+    r"[\W_]*(?:(?:unfortunately|sorry|however)[\W_]+)?(?:(?:cannot|can't|can not) be (?:determined|answered|"
+    r"found|inferred|confirmed)\b|unable to (?:answer|determine|find)\b|(?:insufficient|(?:not|no) (?:enough|"
+    r"sufficient|adequate))[ _](?:context|information|data|evidence|details?)(?:[\W_]*$| (?:about|on|"
+    r"regarding|concerning|as to|for|to (?:answer|say|tell|determine|confirm|know|judge|be sure))\b))")
+"""A bare cue as the whole of a terse refusal, with no subject: "Unable to determine the warranty length.",
+"Cannot be determined.", "Insufficient context.", "Not enough information about the warranty.",
+"Insufficient data to say." A noun phrase only alone or before its topic: "Insufficient information leads
+to a refusal." and "Not enough evidence exists ..." go on to state something."""
 
 
 _CJK_DECLINES = deferred(
@@ -428,7 +511,7 @@ def _refuses(low: str, terms: frozenset[str]) -> bool:
             return True
         if _CJK_DECLINES.search(low) and _CJK_REFUSER.search(low) and not _CJK_CONTRAST.search(low):
             return True
-    if not terms.isdisjoint(_REFUSAL_TERMS) and european.DECLINES.search(low) is not None:
+    if not terms.isdisjoint(_REFUSAL_TERMS) and _european_declines(low):
         return not _asserts_beside_european(low) and not _states_of_its_own(low, _EUROPEAN_REASONS)
     return len(low) < _LONGEST_PLACEHOLDER and low.strip(" .") in _PLACEHOLDERS
 
@@ -665,7 +748,7 @@ def _a_reason(head: str) -> bool:
 
 def _says_beside(part: str) -> bool:
     """Whether a part of a European refusal says something: see `_asserts_beside_european`."""
-    if (european.DECLINES.search(part) or european.APOLOGY.fullmatch(part)
+    if (_european_declines(part) or european.APOLOGY.fullmatch(part)
             or european.SEARCHED.fullmatch(part)):
         return False
     terms = profile(part).terms

@@ -207,7 +207,6 @@ DECLINES = deferred(
         + _NOT_SAID + r"\b",
         r"\b" + _NOT_SAID + r"\b[^.!?]{0,40}?\b(?:in den|in der|dans les|en los|en la|en el|nei|negli|nel|"
         r"nos|nas) (?:\w+ )?(?:" + SOURCE_NOUNS + r")\b",
-        r"\b(?:aucune|ninguna|nessuna|nenhuma) (?:information|información|informazione|informação)\b",
         r"\b(?:finde|fand) ich\b[^.!?]{0,60}?\b(?:nichts|keine (?:informationen|angaben|hinweise))\b",
         r"\b(?:konnte|kann) ich\b[^.!?]{0,60}?\b(?:nichts|keine (?:informationen|angaben|hinweise)) finden\b",
         r"\bgeht aus\b[^.!?]{1,60}?\bnicht hervor\b",
@@ -269,13 +268,37 @@ DECLINES = deferred(
         r"\b(?:in den|in der|in diesen) (?:" + _PROVIDED + r" )?(?:" + SOURCE_NOUNS + r") (?:steht|stehen|"
         r"findet sich|finden sich|gibt es) (?:leider )?(?:nichts|keine (?:informationen|angaben|hinweise))\b",
         _NOT_SURE,
+        # last, as `ragmon.text.abstention`'s bare cues: "no information", naming no one refusing
+        r"(?P<bare>\b(?:aucune|ninguna|nessuna|nenhuma) (?:information|información|informazione|"
+        r"informação)\b)",
     ))
 )
 """Refusals: "Das weiß ich leider nicht", "Dazu liegen mir keine Informationen vor", "Je ne sais pas",
 "Je n'ai pas d'information sur ...", "No tengo información sobre ...", "Non ho informazioni ...",
 "Não encontrei essa informação", and the documents saying nothing of it ("Die bereitgestellten Dokumente
 enthalten keine Informationen über ...", "Les documents fournis ne précisent pas ...", "Non è specificato
-nei documenti"), and the answerer unsure (`_NOT_SURE`). Each holds one of `REFUSAL_WORDS`."""
+nei documenti"), and the answerer unsure (`_NOT_SURE`). Each holds one of `REFUSAL_WORDS`. "Aucune
+information", "ninguna información", "nessuna informazione" and "nenhuma informação" name no one refusing,
+and open facts as often ("Aucune information n'est vendue aux assureurs."): the group "bare" tells that one
+of them matched, which declines only with `REFUSER` beside it or as `TERSE`."""
+REFUSER = deferred(
+    r"\bj'|\b(?:je|moi|yo|tengo|io|ho|eu|tenho|ich|mir|" + _TEXTS + r"|disponibles?|disponibil[ei]|"
+    r"disponíve(?:l|is)|fourni(?:e|s|es)?|fornit[oaie]|fornecid[ao]s?|proporcionad[ao]s?|facilitad[ao]s?|"
+    r"mentionnée?s?|mencionad[ao]s?|menzionat[oaie]|indiquée?s?|indicad[ao]s?|indicat[oaie]|précisée?s?|"
+    r"especificad[ao]s?|specificat[oaie]|trouvée?s?|encontrad[ao]s?|trovat[oaie])(?!\w)")
+"""Who refuses beside a bare "no information" in `DECLINES`: the answerer ("Je n'ai trouvé aucune
+information sur ..."), the sources, or a word of their giving or finding ("**Contrassegno:** nessuna
+informazione disponibile.", "Ninguna información proporcionada menciona ..."). Not "nous", "nosotros",
+"noi" or "nós": a company telling its practice."""
+TERSE = deferred(
+    r"[\W_]*(?:(?:malheureusement|désolée?|lamentablemente|lo siento|purtroppo|mi dispiace|infelizmente|"
+    r"desculpe)[\W_]+)?(?:aucune|ninguna|nessuna|nenhuma) (?:information|información|informazione|informação)"
+    r"(?:[\W_]*$| (?:sur|concernant|à propos|au sujet|à ce sujet|quant|sobre|acerca|al respecto|respecto|"
+    r"su|sul|sulla|sui|sugli|sulle|in merito|riguardo|circa|a respeito|relativa)\b)")
+"""A bare "no information" as the whole of a terse refusal, alone or before its topic: "Aucune information à
+ce sujet.", "Nessuna informazione in merito.", "Ninguna información sobre el horario." One going on with a
+verb states a fact ("Aucune information n'est vendue aux assureurs.", "Ninguna información se vende a
+aseguradoras.")."""
 REFUSAL_WORDS = (
     "nicht", "kein", "keine", "pas", "aucun", "aucune", "non", "não", "ninguna", "nessuna", "nenhuma",
     "sé", "tengo", "dispongo", "encuentro", "encontré", "encontrado", "puedo", "podría", "menciona",

@@ -944,3 +944,79 @@ def test_a_refusal_saying_what_its_sources_cover_in_another_language_is_no_claim
 ])
 def test_statements_worded_like_those_refusals_in_another_language_stay_claims(claim: str) -> None:
     assert around(claim) == [AROUND[0], claim, *AROUND[1:]]
+
+
+@pytest.mark.parametrize("claim", [
+    # A red team's made-up facts in the words of a cue naming no one refusing (`_BARE_CUES`): each was
+    # dropped as a refusal, and hidden from every judge.
+    "No data is passed to insurers.",
+    "No data is stored outside the EU.",
+    "No data was exposed in the 2023 breach.",
+    "No information is kept once you delete your account.",
+    "There is no evidence that vitamin D prevents colds.",
+    "There's no indication that vitamin D interacts with other medication.",
+    "Applications with insufficient information are rejected without a refund.",
+    "Bookings made through travel agents cannot be confirmed at the embassy.",
+    "Appointment times cannot be determined online and are set by phone.",
+    "The embassy was unable to find any record of delays this year.",
+    "If there is not enough evidence of funds, the fee is kept.",
+    # Nor is the answerer's belief a refuser, nor another bare cue's own word, nor a noun phrase going on.
+    "I think no data is sold to advertisers.",
+    "My understanding is that there is no evidence of mould in the bedrooms.",
+    "No data is sold and no information is shared.",
+    "Insufficient information leads to a refusal.",
+])
+def test_a_fact_in_the_words_of_a_bare_cue_is_a_claim(claim: str) -> None:
+    assert not is_abstention(claim)
+    assert around(claim) == [AROUND[0], claim, *AROUND[1:]]
+
+
+@pytest.mark.parametrize("refusal", [
+    # The same cues beside a refuser: the answerer, the sources or a word of their giving, a pronoun for
+    # what was asked, or alone as a terse refusal. Each stays a refusal, mid-answer too.
+    "No information is given about pets.",
+    "It cannot be determined from the context.",
+    "No information is provided about the pet policy.",
+    "No details are available on parking.",
+    "There's no information on parking in the documents.",
+    "Insufficient information to answer.",
+    "Insufficient context.",
+    "This can't be confirmed from what I have.",
+    "Not enough information is given to say.",
+    "There is not enough information to say.",
+    "Unable to determine the warranty length.",
+    "No relevant information was found.",
+    "The fee cannot be determined from the provided documents.",
+    "Whether pets are allowed cannot be determined.",
+    "There is no evidence in the provided context about refunds.",
+    "Sorry, no information is available on that.",
+    "Based on the provided context, there is insufficient information to answer.",
+    "I'm afraid there is not enough information to answer that.",
+])
+def test_a_bare_cue_with_a_refuser_is_a_refusal_inside_an_answer(refusal: str) -> None:
+    assert is_abstention(refusal)
+    assert around(refusal) == list(AROUND)
+
+
+PRIVACY = Context("c1", "We collect your email address to improve the app. No data is sold to advertisers.")
+
+
+def test_an_answer_of_only_a_fact_in_a_bare_cues_words_is_judged_not_an_abstention() -> None:
+    # Before: no claim, so groundedness undefined, and a made-up answer to an unanswerable question scored
+    # as a correct abstention.
+    made_up = Example("q1", "Is my data passed to insurers?", (PRIVACY,), "No data is passed to insurers.",
+                      category="unanswerable")
+    [result] = evaluate([made_up], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    assert result.metrics["abstention"] == 0.0
+    assert result.metrics["groundedness"] == 0.0
+    assert [(verdict.claim.text, verdict.supported) for verdict in result.verdicts] == [
+        ("No data is passed to insurers.", False)]
+
+
+def test_an_answer_of_only_refusals_in_a_bare_cues_words_abstains() -> None:
+    refusal = Example("q1", "Is my data passed to insurers?", (PRIVACY,),
+                      "No information is given about insurers. Insufficient information to say more.",
+                      category="unanswerable")
+    [result] = evaluate([refusal], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    assert result.metrics["abstention"] == 1.0
+    assert result.metrics["groundedness"] is None

@@ -70,8 +70,8 @@ def samples(pattern: str, count: int, seed: int) -> list[str]:
     return sorted(found)
 
 
-REFUSALS = (*abstention._CUES, abstention._NOT_AVAILABLE.pattern, abstention._THEY_SAY_NOTHING.pattern,
-            abstention._NOT_THERE.pattern)
+REFUSALS = (*abstention._CUES, *abstention._BARE_CUES, abstention._NOT_AVAILABLE.pattern,
+            abstention._THEY_SAY_NOTHING.pattern, abstention._NOT_THERE.pattern)
 
 
 @pytest.mark.parametrize("pattern", REFUSALS)

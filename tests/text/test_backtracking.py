@@ -50,6 +50,16 @@ def claim_spans(text: str) -> str:
     # newline) over 19 + 100,000 + 1 characters, to 100,056.
     ('"Refunds take 30 days.\\nKind regards,\\nSent from my iPhone" + " " * 100_000 + "1"',
      [(0, 21), (36, 100_056)]),
+    # A cue naming no one refusing, again and again with no refuser (a draft that looked for one at each cue
+    # read the sentence again each time): a claim, 16 x 10,000 + 2 characters. With "given" at its end, the
+    # answerer's sources: a refusal, no claim. And a run of marks before a terse refusal's opening, and
+    # long openings before "cannot be confirmed", no pronoun for what was asked right before it: claims.
+    ('"No data is sold " * 10_000 + "x."', [(0, 160_002)]),
+    ('"No data is sold " * 10_000 + "as given."', []),
+    ('"Aucune information n\'est vendue " * 5_000 + "x."', [(0, 160_002)]),
+    ('"," * 100_000 + "insufficient information is x."', [(0, 100_030)]),
+    ('"It " * 30_000 + "cannot be confirmed."', [(0, 90_020)]),
+    ('"Whether " + "a " * 50_000 + "cannot be confirmed."', [(0, 100_028)]),
 ])
 def test_an_answer_shaped_to_backtrack_is_split_at_once(text: str, spans: list[tuple[int, int]]) -> None:
     assert claim_spans(text) == f"{spans}\n"

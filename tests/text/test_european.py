@@ -49,6 +49,47 @@ def test_facts_with_a_negation_stay_claims(sentence: str) -> None:
     assert [claim.text for claim in split_claims(sentence)] == [sentence]
 
 
+PRIVACY_ANSWER = ("Nous collectons votre adresse e-mail.", "Recopilamos su dirección de correo electrónico.",
+                  "Raccogliamo il tuo indirizzo email.", "Recolhemos o seu endereço de email.")
+"""Sentences around one under test (third of five), so that it is no answer's edge."""
+
+
+def amid(sentence: str) -> list[str]:
+    """The claims of `sentence` said in the middle of an answer of `PRIVACY_ANSWER`."""
+    answer = " ".join((*PRIVACY_ANSWER[:2], sentence, *PRIVACY_ANSWER[2:]))
+    return [claim.text for claim in split_claims(answer)]
+
+
+@pytest.mark.parametrize("sentence", [
+    # A red team's made-up facts opening with "no information" (`european.DECLINES`' bare cue), each dropped
+    # as a refusal, and one with two of them.
+    "Aucune information n'est vendue aux assureurs.",
+    "Ninguna información se vende a aseguradoras.",
+    "Nessuna informazione viene venduta alle assicurazioni.",
+    "Nenhuma informação é vendida a seguradoras.",
+    "Aucune information n'est vendue et aucune information n'est partagée.",
+])
+def test_facts_opening_with_no_information_stay_claims(sentence: str) -> None:
+    assert not is_abstention(sentence)
+    assert amid(sentence) == [*PRIVACY_ANSWER[:2], sentence, *PRIVACY_ANSWER[2:]]
+
+
+@pytest.mark.parametrize("sentence", [
+    # "No information" beside the answerer, the sources or a word of their giving, or alone before a topic.
+    "Je n'ai trouvé aucune information sur les frais de dossier.",
+    "**Contrassegno:** nessuna informazione disponibile.",
+    "Aucune information à ce sujet.",
+    "Nessuna informazione in merito.",
+    "Ninguna información sobre el horario del sábado.",
+    "Nenhuma informação disponível sobre o estacionamento.",
+    "Aucune information sur les horaires du samedi ne figure dans ce que j'ai reçu.",
+    "Não encontrei nos documentos disponíveis nenhuma informação sobre animais de estimação.",
+])
+def test_no_information_with_a_refuser_is_a_refusal_inside_an_answer(sentence: str) -> None:
+    assert is_abstention(sentence)
+    assert amid(sentence) == list(PRIVACY_ANSWER)
+
+
 @pytest.mark.parametrize("sentence", [
     "Ich hoffe, das hilft!", "Lassen Sie mich wissen, wenn Sie weitere Fragen haben.",
     "Wenn Sie weitere Fragen haben, stehe ich Ihnen gerne zur Verfügung.",
