@@ -67,9 +67,8 @@ _CUES = (
     r"reference)\b",
     r"\b(?:the|this|that|these|those|your|our) [^.,;:!?]{1,60}? (?:does not|doesn't|do not|don't|did not|"
     r"didn't) (?:mention|say|specify|state)\b",
-    r"\bno (?:relevant |specific |such )?(?:information|mention|details?|data) (?:about|on|of|regarding|"
-    r"in|could be)\b",
-    r"\bno (?:relevant |specific |such )?mention (?:is|was|were)\b",
+    r"\bno (?:relevant |specific |such )?(?:information|mention|details?|data) could be\b",
+    r"\bno (?:relevant |specific |such )?mention (?:about|on|of|regarding|in|is|was|were)\b",
     r"\b(?:none of|nothing in|neither of) the (?:" + SOURCE_ADJECTIVE + " )?" + SOURCE_NOUN + r"(?: "
     + SOURCE_ADJECTIVE + r"| (?:i|we) (?:have|was given|can see))? (?:mentions?|says?|specif(?:y|ies)|"
     r"states?|address(?:es)?|covers?|discuss(?:es)?|indicates?)\b",
@@ -93,7 +92,8 @@ _CUES = (
     + SOURCE_NOUN + r"\b",
 )
 _BARE_CUES = (
-    r"\bno (?:relevant |specific |such )?(?:information|details?|data) (?:is|was|were|are)\b",
+    r"\bno (?:relevant |specific |such )?(?:information|details?|data) (?:is|was|were|are|about|on|of|"
+    r"regarding|in)\b",
     r"\b(?:there is|there's|there are) no (?:indication|evidence)\b",
     r"\binsufficient(?:_| )(?:context|information|data|evidence)\b",
     r"\b(?:not|no) (?:enough|sufficient|adequate) (?:information|context|detail|details|data|evidence)\b",
@@ -103,7 +103,8 @@ _BARE_CUES = (
 """Cues that name no one refusing, which facts hold as often: "No data is passed to insurers.", "There is no
 evidence that vitamin D prevents colds.", "Applications with insufficient information are rejected.",
 "Bookings made through travel agents cannot be confirmed at the embassy.", "The embassy was unable to find
-any record of delays." (a red team's made-up facts, each hidden as a refusal). One declines only with a
+any record of delays.", "No details of the damp are passed on to the next tenant." (a red team's made-up
+facts, each hidden as a refusal). One declines only with a
 refuser beside it (`_cue_declines`), as the Chinese and Japanese cues do (`_CJK_REFUSER`)."""
 _ABSTENTION = deferred(r"(?=\w)(?:" + "|".join(_CUES) + "|(?P<bare>" + "|".join(_BARE_CUES) + "))")
 """Every cue opens on a word's first letter (a new one must too, or it never matches), so the lookahead before
@@ -350,7 +351,7 @@ def _cue_declines(low: str) -> bool:
     """Whether one of `_CUES` is in `low`, or one of `_BARE_CUES` with a refuser beside it (`_REFUSER`), in a
     sentence opening with a pronoun for what was asked (`_OPENER`) or as a terse refusal (`_TERSE`)."""
     found = _ABSTENTION.search(low)
-    if (found is None or found["bare"] is None or _TERSE.match(low) is not None
+    if (found is None or found["bare"] is None or _terse(low)
             or ((opening := _OPENER.match(low)) is not None and opening.end() == found.start())):
         return found is not None
     return _past_the_bare(low, found, _ABSTENTION, _REFUSER)
@@ -406,13 +407,38 @@ seems there is no evidence that ..." asserts, and so does "Doc-1: no data is sol
 reads an id as "it", and the colon out)."""
 _TERSE = deferred(
     r"[\W_]*(?:(?:unfortunately|sorry|however)[\W_]+)?(?:(?:cannot|can't|can not) be (?:determined|answered|"
-    r"found|inferred|confirmed)\b|unable to (?:answer|determine|find)\b|(?:insufficient|(?:not|no) (?:enough|"
-    r"sufficient|adequate))[ _](?:context|information|data|evidence|details?)(?:[\W_]*$| (?:about|on|"
-    r"regarding|concerning|as to|for|to (?:answer|say|tell|determine|confirm|know|judge|be sure))\b))")
+    r"found|inferred|confirmed)|unable to (?:answer|determine|find))\b"
+    r"|[\W_]*(?:[^\W\d_][^.,;:!?]{0,40}[,:][\W_]*)?(?:(?:but|however|unfortunately|sorry|sadly)[\W_]+)?"
+    r"(?:(?:insufficient|(?:not|no) (?:enough|sufficient|adequate))[ _](?:context|information|data|evidence|"
+    r"details?)(?:[\W_]*$| (?:about|on|regarding|concerning|as to|for|to (?:answer|say|tell|determine|"
+    r"confirm|know|judge|be sure))\b)"
+    r"|no (?:relevant |specific |such )?(?:information|details?|data) (?:about|on|of|regarding|in)\b"
+    r"(?P<topic>.*))")
 """A bare cue as the whole of a terse refusal, with no subject: "Unable to determine the warranty length.",
 "Cannot be determined.", "Insufficient context.", "Not enough information about the warranty.",
-"Insufficient data to say." A noun phrase only alone or before its topic: "Insufficient information leads
-to a refusal." and "Not enough evidence exists ..." go on to state something."""
+"Insufficient data to say.", "No information on the fee.", a noun phrase after a label or a few words and
+a comma too, or a contrast ("**Parking:** no information about fees.", "So far, no details on that.",
+"Sorry, but no information about the fee."). A noun phrase only
+alone or before its topic (`_terse`): "Insufficient information leads to a refusal.", "Not enough evidence
+exists ..." and "No details of the damp are passed on to the next tenant." go on to state something."""
+_AUXILIARY = deferred(r"\b(?:is|are|was|were|be|been|will|would|can|could|may|might|must|should|has|have|had|"
+                      r"does|did)\b|'(?:re|ll)\b")
+"""The verb of a clause the topic of "no information about ..." goes on to ("No data on children is
+collected."): auxiliaries only, as `_A_VERB`'s other verbs are nouns as often ("No information about
+refunds.", "... about costs.")."""
+_ASKED = deferred(r"\b(?:whether|if|how|what|when|where|which|who|why)\b")
+"""A question word, after which a verb is the topic's: "No information about whether pets are allowed."."""
+
+
+def _terse(low: str) -> bool:
+    """Whether `low` is a terse refusal (`_TERSE`) whose topic, if any, holds no verb (`_AUXILIARY`) but
+    after a question word (`_ASKED`)."""
+    terse = _TERSE.match(low)
+    if terse is None:
+        return False
+    topic = terse["topic"]
+    return (not topic or (verb := _AUXILIARY.search(topic)) is None
+            or _ASKED.search(topic, 0, verb.start()) is not None)
 
 
 _CJK_DECLINES = deferred(

@@ -965,6 +965,10 @@ def test_statements_worded_like_those_refusals_in_another_language_stay_claims(c
     "My understanding is that there is no evidence of mould in the bedrooms.",
     "No data is sold and no information is shared.",
     "Insufficient information leads to a refusal.",
+    # "No information about ..." going on to a clause of its own.
+    "No details of the damp are passed on to the next tenant.",
+    "No data on children is collected.",
+    "Under the new policy, no data on children's accounts is kept.",
 ])
 def test_a_fact_in_the_words_of_a_bare_cue_is_a_claim(claim: str) -> None:
     assert not is_abstention(claim)
@@ -992,6 +996,13 @@ def test_a_fact_in_the_words_of_a_bare_cue_is_a_claim(claim: str) -> None:
     "Sorry, no information is available on that.",
     "Based on the provided context, there is insufficient information to answer.",
     "I'm afraid there is not enough information to answer that.",
+    "No information about refunds.",
+    "No information about whether pets are allowed.",
+    "**Parking:** no information about fees.",
+    "So far, no information on the fee.",
+    "Sorry, but no information about the fee.",
+    "Sadly no details on weekend appointments.",
+    "No information about waste collection days appears in the context.",
 ])
 def test_a_bare_cue_with_a_refuser_is_a_refusal_inside_an_answer(refusal: str) -> None:
     assert is_abstention(refusal)

@@ -60,6 +60,10 @@ def claim_spans(text: str) -> str:
     ('"," * 100_000 + "insufficient information is x."', [(0, 100_030)]),
     ('"It " * 30_000 + "cannot be confirmed."', [(0, 90_020)]),
     ('"Whether " + "a " * 50_000 + "cannot be confirmed."', [(0, 100_028)]),
+    # "No information about" and a topic read to its end for a verb, and many short openings and commas
+    # before it: claims, a verb after the topic ("is x") and no refusal where the opening is too long.
+    ('"No information about " + "the fee " * 20_000 + "is x."', [(0, 160_026)]),
+    ('"a," * 50_000 + " no data on x."', [(0, 100_014)]),
 ])
 def test_an_answer_shaped_to_backtrack_is_split_at_once(text: str, spans: list[tuple[int, int]]) -> None:
     assert claim_spans(text) == f"{spans}\n"
