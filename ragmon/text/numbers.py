@@ -89,6 +89,39 @@ def _money_scaled(found: re.Match[str]) -> str:
 _WHOLE_HOUR = deferred(r"(?<![0-9:])([0-9]{1,2}):00(?![0-9]|:[0-9])")
 """ "9:00" is the hour 9, as "9am" is: read as 9 and 0, it had to have a 0 in the context. Other minutes
 stay numbers of their own ("9:30" is 9 and 30)."""
+_CLOCK_MINUTES = deferred(r":[0-5][0-9]")
+"""What a clock time's minutes start with: a literal the regex engine skips to, in the texts holding a
+colon, so `_CLOCK` runs on those with such minutes only."""
+_CLOCK = deferred(r"(?<![0-9:])([01]?[0-9]|2[0-3]):([0-5][0-9])(?![0-9]|[:.,][0-9])")
+CLOCK = 50_000_000.0
+""" "3:30" is the time it tells, read as one number, `CLOCK` + hour x 100 + minutes (no date nor likely
+quantity): read as 3 and 30, "Check-in starts at 3:30 pm." was stated by a page's "3 pm" and "$30", and
+"15:30" by "15:00" and "30 euros". Not a whole hour, which is the hour (`_WHOLE_HOUR`), nor the pieces of
+"12:30:45" or of "24:30", no time of a day. "3:30 pm" is not "15:30", as "3 pm" is not "15:00"; a ratio or
+a verse ("John 3:16") is read so on both sides alike."""
+
+
+def _clock(found: re.Match[str]) -> str:
+    return f"{CLOCK + int(found.group(1)) * 100 + int(found.group(2)):.0f}"
+
+
+def clock(hour: float, minutes: str | None) -> float:
+    """`hour` and the minutes written after it ("30" of "3:30", or None) as `numbers_in` reads them: a time
+    of a day as one number (`CLOCK`), a whole hour or no time of a day as the hour alone."""
+    if minutes is None or not "00" < minutes < "60" or not (hour.is_integer() and 0 <= hour <= 23):
+        return hour
+    return CLOCK + hour * 100 + int(minutes)
+
+
+def clock_forms(number: float) -> tuple[str, ...]:
+    """How a time of a day `numbers_in` reads as one number is written ("9:30" and "09:30"); none for
+    another number."""
+    if not (number.is_integer() and CLOCK <= number < CLOCK + 2400):
+        return ()
+    hour, minutes = divmod(int(number - CLOCK), 100)
+    return (f"{hour}:{minutes:02}", f"0{hour}:{minutes:02}") if hour < 10 else (f"{hour}:{minutes:02}",)
+
+
 _UNDERSCORED = deferred(r"(?<![\w.])[0-9]{1,3}(?:_[0-9]{3})+(?![\w.])")
 """"60_000" as code writes 60,000 (Python, JavaScript, Rust, Java, Go): read as 60 and 0, a copy of the
 documentation's "timeout: 60_000" lacked its 60,000."""
@@ -187,6 +220,8 @@ def numbers_in(low: str, spelled: Iterable[float] = (), *, claim: bool = False,
         low = _LEADING_DOT.sub("0.", low)
     if ":00" in low:
         low = _WHOLE_HOUR.sub(r"\1", low)
+    if ":" in low and _CLOCK_MINUTES.search(low) is not None:
+        low = _CLOCK.sub(_clock, low)
     if "_" in low:
         low = _UNDERSCORED.sub(_joined, low)
     if "$" in low or "€" in low or "£" in low or "¥" in low:
@@ -589,10 +624,13 @@ def _date(year: int, month: int, day: int) -> frozenset[float]:
 
 def shown(number: float) -> str:
     """A number as a reason names it: a date as one ("2024-03-15", not 2.02403e+07; "--07-01" for July 1,
-    as ISO 8601 writes a day with no year), any other in full ("1500000", "0.25")."""
+    as ISO 8601 writes a day with no year), a time of a day as one ("15:30"), any other in full ("1500000",
+    "0.25")."""
     if number.is_integer() and MONTH_DAY < number < MONTH_DAY + 1300:
         day = f"{number - MONTH_DAY:04.0f}"
         return f"--{day[:2]}-{day[2:]}"
+    if number.is_integer() and CLOCK <= number < CLOCK + 2400:
+        return clock_forms(number)[0]
     if number.is_integer() and 10_000_101 <= number < 29_991_232:
         date = f"{number:.0f}"
         if 1 <= int(date[4:6]) <= 12 and 1 <= int(date[6:]) <= 31:

@@ -198,14 +198,16 @@ def _written(low: str, number: float) -> bool:
 
 
 _MANY_NUMBERS = 64
-_BEFORE_NUMBER = frozenset("0123456789.,_-\u2212")
-"""Characters before digits that make them part of another number ("12_345"), or maybe a negative one
-("-20")."""
-_NUMBER_ENDS = re.compile(r"(?![0-9]|[.,_][0-9]|(?::00)?(?:" + MONEY_SCALE_LETTERS + "|" + SCALES + "))")
+_BEFORE_NUMBER = frozenset("0123456789.,_:-\u2212")
+"""Characters before digits that make them part of another number ("12_345", a time's minutes "3:30"), or
+maybe a negative one ("-20")."""
+_NUMBER_ENDS = re.compile(r"(?![0-9]|[.,_][0-9]|:(?!00)[0-5][0-9]|(?::00)?(?:" + MONEY_SCALE_LETTERS + "|"
+                          + SCALES + "))")
 """Where a number in digits the scan reads ends: no more digits, decimals, groups ("60_000", which code
-writes for 60,000) or scale follow, nor a currency's scale letter ("$2M", which `numbers_in` reads as 2
-million: "5m" is left to the scan too), nor a whole hour's ":00" before a scale or a currency's scale
-letter ("9:00 million" is read "9 million", "€9:00m" 9 million: the scan reads "9:00" as "9" first)."""
+writes for 60,000) or scale follow, nor a time's minutes ("3:30", one number: `numbers.CLOCK`), nor a
+currency's scale letter ("$2M", which `numbers_in` reads as 2 million: "5m" is left to the scan too), nor
+a whole hour's ":00" before a scale or a currency's scale letter ("9:00 million" is read "9 million",
+"€9:00m" 9 million: the scan reads "9:00" as "9" first)."""
 
 
 _TERM_BYTES = 40

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ragmon.text.numbers import digits_of, shown, word_number
+from ragmon.text.numbers import clock, clock_forms, digits_of, shown, word_number
 from ragmon.text.places import places
 
 UNIT_NAMES = {
@@ -126,13 +126,14 @@ _BODY = r"(?:\s?/\s?|\s(?:per|pro|par|por|je)\s)(kg|kilogram|kilo|m2|m²)(?![\w�
 _BY_BODY = frozenset(("mg", "mcg", "g", "ml"))
 """The units a dose is given per body weight in."""
 _WITH_UNIT = re.compile(
-    r"(?<![\w.,])(?:([$€£¥]) ?)?" + _NUMBER + r"(?::[0-9]{2})?(?:\s?(?:-|–|to|and|bis|à|a|al)\s?[$€£¥]?"
-    + _NUMBER + r"(?::[0-9]{2})?)?(?:[\s-]?" + _BETWEEN + r"(" + _UNIT + r")(?![\w])(?:" + _BODY + r")?)?"
+    r"(?<![\w.,])(?:([$€£¥]) ?)?" + _NUMBER + r"(?::([0-9]{2}))?(?:\s?(?:-|–|to|and|bis|à|a|al)\s?[$€£¥]?"
+    + _NUMBER + r"(?::([0-9]{2}))?)?(?:[\s-]?" + _BETWEEN + r"(" + _UNIT + r")(?![\w])(?:" + _BODY + r")?)?"
     + r"(?:" + _RATE + r")?")
 """A number in digits with its currency sign before it or its unit after it: a range's first number takes
 the unit of its second ("5-7 business days" is 5 days too), but for the half of the day, and a clock time
-its minutes ("9:00 am"). Then what it is per, if anything: a body weight makes it a unit of its own ("5
-mg/kg"), a period a rate of its unit ("$5 per month", "10 mg/kg/day": a `Rate`)."""
+its minutes ("9:00 am"; "9:30 am" is that time, one number as `numbers_in` reads it). Then what it is
+per, if anything: a body weight makes it a unit of its own ("5 mg/kg"), a period a rate of its unit ("$5
+per month", "10 mg/kg/day": a `Rate`)."""
 
 
 WORDS = frozenset(word for name in (*UNIT_NAMES, *_SLASHED, *ONE_WORD_PERIODS)
@@ -228,7 +229,10 @@ def written_with(low: str, values: Iterable[float],
 
 
 def _forms(value: float) -> tuple[str, ...]:
-    """How a number's digits are written: "30", "1299" and "1,299", "24.99"."""
+    """How a number's digits are written: "30", "1299" and "1,299", "24.99", a time of a day "9:30" and
+    "09:30"."""
+    if value >= 1000 and (times := clock_forms(value)):
+        return times
     digits = digits_of(value)
     return (digits, f"{value:,.0f}") if value.is_integer() and value >= 1000 else (digits,)
 
@@ -237,7 +241,7 @@ def _pairs(match: re.Match[str], found: set[tuple[float, str]],
            rates: dict[tuple[float, str], set[str]]) -> None:
     """Adds a `_WITH_UNIT` match's numbers with their sign and unit to `found`, and the period of a rate
     to `rates`, by number and unit."""
-    sign, first, second, unit, body, slashed, per, how_often = match.groups()
+    sign, first, first_minutes, second, second_minutes, unit, body, slashed, per, how_often = match.groups()
     if sign is None and unit is None:
         return
     name = UNIT_NAMES[unit] if unit is not None else None
@@ -247,9 +251,11 @@ def _pairs(match: re.Match[str], found: set[tuple[float, str]],
               else ONE_WORD_PERIODS[how_often] if how_often is not None else None)
     if period == "/h" and name in _SPEEDS:
         name, period = _SPEEDS[name], None
-    for last, digits in ((False, first), (True, second)) if second is not None else ((True, first),):
+    numbers = ((False, first, first_minutes), (True, second, second_minutes)) if second is not None \
+        else ((True, first, first_minutes),)
+    for last, digits, minutes in numbers:
         try:
-            value = float(digits.replace(",", ""))
+            value = clock(float(digits.replace(",", "")), minutes)
         except ValueError:  # "1,2,3": a list, whose numbers the number rule reads
             continue
         given = []

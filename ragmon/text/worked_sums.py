@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ragmon.text.deferred import deferred
+from ragmon.text.numbers import CLOCK, clock_forms
 from ragmon.text.terms import profile
 
 _FIGURE = r"[$€£¥]?[ \u00a0]?[0-9][0-9.,]*+(?:[ \u00a0]?(?:%|[$€£¥]|(?!x\b)[^\W\d_]{1,5}\b))?"
@@ -32,9 +33,9 @@ def worked_results(text: str) -> frozenset[float]:
     division, a percentage ("€590 − 15% = €501.50" of a page's "15 rooms"), a figure added to itself ("$5 +
     $5 = $10 per order"), a total that is one of its figures ("€250 + €0 = €250"), or one the claim states
     again outside the sum ("€590 + €180 = €770 per week, and the deposit is €770")."""
+    derived = _arrivals(text) if ":" in text else set()
     if "=" not in text:
-        return frozenset()
-    derived = set()
+        return frozenset(derived)
     outside: frozenset[float] | None = None  # the numbers the claim states outside its sums, read once
     for found in _SUM.finditer(text):
         terms = _terms(text[found.start():found.start("result")].rstrip(" =*_"))
@@ -46,6 +47,34 @@ def worked_results(text: str) -> frozenset[float]:
             if total not in outside:
                 derived.add(total)
     return frozenset(derived)
+
+
+def _arrivals(text: str) -> set[float]:
+    """The times of a day `text` works out from another it states and a duration it gives in minutes or
+    hours: "| 06:42 | Stopping (48 min) | 07:30 |" arrives at 07:30, a time a timetable states the departure
+    and the journey's length for but never writes (read whole, as `ragmon.text.numbers.CLOCK` reads a time,
+    07:30 had been flagged; read as 7 and 30, it had passed on the 7 and the 30 of other times). Only times
+    of a day the duration leads to exactly, from one the claim states too, checked in a page like any. Not
+    in a claim of more than `_FEW_TIMES` times: each pair is tried."""
+    read = profile(text)
+    times = [number for number in read.numbers if clock_forms(number)]
+    if not 2 <= len(times) <= _FEW_TIMES:
+        return set()
+    minutes = {value * _MINUTES[unit] for value, unit in read.units if unit in _MINUTES}
+    return {later for later in times for earlier in times
+            if _minutes_of(later) - _minutes_of(earlier) in minutes}
+
+
+_MINUTES = {"min": 1, "h": 60}
+_FEW_TIMES = 16
+"""The most times of a day a claim is read for those it works out: a timetable's row has a few, and a
+claim of a thousand had its million pairs tried."""
+
+
+def _minutes_of(time: float) -> float:
+    """A time of a day read as one number (`CLOCK`), in minutes since midnight."""
+    hour, minutes = divmod(time - CLOCK, 100)
+    return hour * 60 + minutes
 
 
 def _terms(expression: str) -> list[tuple[float, int]]:

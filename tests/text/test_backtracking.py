@@ -99,3 +99,17 @@ def test_a_long_list_of_chinese_items_is_read_at_once() -> None:
     # items over 100,000 characters, none a title, each a claim.
     assert printed("from ragmon.text.claims import split_claims\n"
                    "print(len(split_claims('一、退款免费\\n' * 20_000)))") == "20000\n"
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("'1:' * 100_000", "[1.0] []"),  # a colon after each digit: no minutes
+    ("'12:30:' * 50_000", "[12.0, 30.0] []"),  # a timestamp's pieces, every one
+    ("'9:30 ' * 50_000 + '(5 min)'", "[5.0, 50000930.0] []"),  # one time again and again, and a duration
+])
+def test_times_of_a_day_are_read_at_once(text: str, read: str) -> None:
+    # A time of a day is read as one number in every text with a colon before two digits (`CLOCK`), and
+    # a claim's times with a duration for those it works out.
+    assert printed("from ragmon.text.terms import numbers\n"
+                   "from ragmon.text.worked_sums import worked_results\n"
+                   f"text = {text}\n"
+                   "print(sorted(numbers(text)), sorted(worked_results(text)))") == read + "\n"

@@ -25,10 +25,16 @@ from ragmon.text.terms import numbers
     ("one of the reasons", set()),  # a bare "one" is a pronoun far more often than a quantity
     ("one hundred pages", {100.0}),  # ... but not before a scale word
     ("Returns take 30 days [1].", {30.0}),  # a citation marker is not a number of the claim
-    # A whole hour is the hour, as in "9am" (it had been 9 and 0); other minutes are numbers.
+    # A whole hour is the hour, as in "9am" (it had been 9 and 0); a time of a day with other minutes is
+    # one number, CLOCK + hour x 100 + minutes (it had been 17 and 30); a timestamp's pieces stay numbers.
     ("opens at 9:00 AM", {9.0}),
-    ("open 09:00-17:30", {9.0, 17.0, 30.0}),
+    ("open 09:00-17:30", {9.0, 50_001_730.0}),
+    ("from 9:30am to 5:45pm", {50_000_930.0, 50_000_545.0}),
     ("at 9:00:30", {9.0, 0.0, 30.0}),
+    ("at 12:30:45", {12.0, 30.0, 45.0}),
+    ("at 24:30", {24.0, 30.0}),  # no time of a day
+    ("a ratio of 3:1", {3.0, 1.0}),
+    ("Full days (7:30 to 17:30) cost more", {50_000_730.0, 50_001_730.0}),  # no list's item "30)"
     # "k" and "bn" attached to digits scale them, as "thousand" and "billion" do; "10-K" is a form's name.
     ("10k requests", {10_000.0}),
     ("a $2.5bn fund", {2_500_000_000.0}),
@@ -117,10 +123,26 @@ def test_every_decimal_digit_of_another_script_is_read() -> None:
     ("The plan includes 10,000 API calls.", "The plan includes 10k API calls.", True),
     ("The plan includes 10k API calls.", "The plan includes 10,000 API calls.", True),
     ("The plan includes 10k API calls.", "The plan includes 10 API calls.", False),  # "10" of "10k" is not 10
+    # A time of a day is one number: its minutes are not the page's price, nor its hour a whole hour.
+    ("Check-in starts at 3 pm. Late checkout costs $30.", "Check-in starts at 3:30 pm.", False),
+    ("Check-in starts at 15:00. The deposit is 30 euros.", "Check-in starts at 15:30.", False),
+    ("Das Büro ist von 9 bis 17 Uhr geöffnet. Die Bearbeitung dauert 30 Tage.",
+     "Das Büro ist von 9:30 bis 17 Uhr geöffnet.", False),
+    ("Check-in starts at 3:30 pm.", "Check-in starts at 3 pm.", False),
+    ("Gates open at 6:15 and the show starts soon after.", "The show starts 15 minutes after the gates open.",
+     False),  # nor are its minutes a number of their own
+    ("The museum opens at 3:30 pm. Tours cost $30.", "Tours cost $30.", True),
+    ("Check-in from 3:30 pm. Late checkout costs $30.", "Check-in starts at 3:30 pm.", True),
+    ("Check-in starts from 15:30.", "Check-in starts at 15:30.", True),
+    ("Events must end by 11:30 pm, and music must be turned down after 10:00 pm.",
+     "Events must end by 11:30 pm.", True),  # its unit is the time's too: not "gives 10 pm, not 11 pm"
+    ("Events must end by 11:30 am.", "Events must end by 11:30 pm.", False),
+    ("The office opens at 09:30.", "The office opens at 9:30.", True),
+    ("Read John 3:16 first.", "Read John 3:16 first.", True),
 ])
 def test_the_same_number_written_another_way_supports_a_claim(context: str, answer: str,
                                                               supported: bool) -> None:
-    # Before, "9:00 AM" lacked a 0 the context never had, and "10k" was 10.
+    # Before, "9:00 AM" lacked a 0 the context never had, "10k" was 10, and "3:30 pm" was 3 and 30.
     example = Example("q1", "When and how many?", (Context("c1", context),), answer)
     [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
     assert [verdict.supported for verdict in result.verdicts] == [supported]

@@ -57,6 +57,15 @@ def test_units_are_read_after_the_digits_and_money_before_them() -> None:
         (5.0, "d"), (7.0, "d"), (1299.0, "$"), (9.0, "am"), (30.0, "d")}
 
 
+def test_a_time_of_a_day_is_one_number_with_its_half_of_the_day() -> None:
+    # As the number rule reads it (`numbers.CLOCK` + hour x 100 + minutes): with the hour alone, the
+    # sentence giving "11:30 pm" and "10:00 pm" gave 10 pm, not the claim's 11 pm.
+    assert units(prepare("Open 9:30 am-5:45 pm, closing by 10:00 pm.")) == {
+        (50_000_930.0, "am"), (50_000_545.0, "pm"), (10.0, "pm")}
+    assert verdict("Events must end by 11:30 pm.", "Events must end by 11:30 am.") == (
+        False, "no single context supports it; closest c1 has 2/3 of its terms, lacks 11:30 pm")
+
+
 @pytest.mark.parametrize(("claim", "context", "supported"), [
     # Number words have their units too: the page's only 2 was "2%", its only 20 "20 days".
     ("You must file a claim within two years of the date of loss.",

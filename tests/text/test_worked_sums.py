@@ -27,6 +27,11 @@ PAGE = ("Full passes cost €590 until 31 January. The workshop day costs €180
     ("$5 + $5 = $10 per order", set()),
     ("€250 + €0 = €250", set()),
     ("€590 + €180 = €770 per week, and the room deposit is €770.", set()),
+    # A time of a day another and a duration come to: a timetable's departure and journey, not its arrival.
+    ("| 06:42 | Stopping (48 min) | 07:30 |", {50_000_730.0}),
+    ("Leave at 9:15 and drive 2 hours to arrive by 11:15.", {50_001_115.0}),
+    ("| 06:42 | Stopping (45 min) | 07:30 |", set()),  # the duration does not lead to it
+    ("| 06:42 | Stopping (48) | 07:30 |", set()),  # nor is a bare number one
 ])
 def test_the_results_of_sums_that_come_right(text: str, results: set[float]) -> None:
     assert worked_results(text) == results
