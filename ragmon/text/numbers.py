@@ -29,19 +29,37 @@ _OTHER_UNITS = {
     "nueve": 9, "diez": 10, "doce": 12, "tre": 3, "quattro": 4, "cinque": 5, "sette": 7, "nove": 9,
     "dieci": 10, "dodici": 12, "quindici": 15, "dois": 2, "duas": 2, "três": 3, "sete": 7, "oito": 8,
     "dez": 10, "doze": 12,
+    "dreizehn": 13, "vierzehn": 14, "sechzehn": 16, "siebzehn": 17, "achtzehn": 18, "neunzehn": 19,
+    "onze": 11, "treize": 13, "quatorze": 14, "trece": 13, "catorce": 14, "quince": 15, "dieciséis": 16,
+    "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "undici": 11, "tredici": 13, "quattordici": 14,
+    "sedici": 16, "diciassette": 17, "diciotto": 18, "diciannove": 19, "treze": 13, "catorze": 14,
+    "dezesseis": 16, "dezasseis": 16, "dezessete": 17, "dezassete": 17, "dezoito": 18,
+    "dezenove": 19, "dezanove": 19,
 }
 """German, French, Spanish, Italian and Portuguese number words, so "drei Versuche" states 3 against
-"fünf" (it had passed as one more word the context lacked) and "cinq ans" is "5 ans". Not those that are
-English words or mostly something else: "elf", "neuf" (new), "sept", "cent", "dos", "due", "sei",
-"otto", and the articles "un", "ein", "uno", "um"."""
+"fünf" (it had passed as one more word the context lacked) and "cinq ans" is "5 ans"; the teens too, whose
+"vierzehn Tagen", "quince días" and "quattordici giorni" had stated no number against a page's 30. Not
+those that are English words or mostly something else: "elf", "neuf" (new), "sept", "cent", "dos", "due",
+"sei", "otto", "once" (Spanish 11), "seize" (French 16), and the articles "un", "ein", "uno", "um"."""
 _OTHER_TENS = {
-    "zwanzig": 20, "dreißig": 30, "vierzig": 40, "fünfzig": 50, "vingt": 20, "trente": 30, "quarante": 40,
-    "cinquante": 50, "veinte": 20, "treinta": 30, "cuarenta": 40, "cincuenta": 50, "venti": 20, "trenta": 30,
-    "quaranta": 40, "cinquanta": 50, "vinte": 20, "trinta": 30, "quarenta": 40,
+    "zwanzig": 20, "dreißig": 30, "vierzig": 40, "fünfzig": 50, "sechzig": 60, "siebzig": 70, "achtzig": 80,
+    "neunzig": 90, "vingt": 20, "trente": 30, "quarante": 40, "cinquante": 50, "soixante": 60, "veinte": 20,
+    "treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "setenta": 70, "ochenta": 80,
+    "noventa": 90, "venti": 20, "trenta": 30, "quaranta": 40, "cinquanta": 50, "sessanta": 60, "settanta": 70,
+    "ottanta": 80, "novanta": 90, "vinte": 20, "trinta": 30, "quarenta": 40, "cinquenta": 50, "sessenta": 60,
+    "oitenta": 80,
 }
-_UNITS |= _OTHER_UNITS
+"""Their tens, to 90 where the word is one ("soixante-dix" is 70 below, `_TEENS_AFTER`; "quatre-vingts",
+two words, is not read). Portuguese "setenta" and "noventa" are Spanish's."""
+_NAMED = {"fortnight": 14, "noon": 12, "midnight": 12}
+"""Words that name a number of days or an hour: "within a fortnight" is 14 days and "at noon" 12, where
+they had stated no number, and passed against a page's "30 days" and "11 am"."""
+_UNITS |= _OTHER_UNITS | _NAMED
 _TENS |= _OTHER_TENS
 _DIGITS = {"one": 1, **{w: v for w, v in _UNITS.items() if v < 10 and w != "zero"}}
+_TEENS_AFTER = {"soixante": {w: v for w, v in _OTHER_UNITS.items() if 10 <= v < 20}}
+"""The tens French counts on from with a number of ten to nineteen: "soixante-dix" is 70, "soixante-quinze"
+75 (read as 60 and 10, "soixante-dix jours" needed a 10 no page about 70 days has)."""
 _TIMES = {"twice": 2, "thrice": 3}
 """How many times, in one word: "twice a day" is "two times a day", and "three times a day" does not state
 it. Read alone, never as a tens word's digit or before a scale ("scored twenty twice" is 20 and 2). Not
@@ -282,6 +300,8 @@ def word_number(words: str) -> float | None:
         return None if value is None else float(value)
     if first in _TENS and second in _DIGITS:
         return float(_TENS[first] + _DIGITS[second])
+    if second in _TEENS_AFTER.get(first, ()):
+        return float(_TENS[first] + _TEENS_AFTER[first][second])
     return None
 
 
@@ -718,8 +738,9 @@ def spelled_numbers(spaced: str, marks: Iterable[str]) -> set[float]:
         after = _WORD.match(spaced, end)
         if word in _TENS:
             value = _TENS[word]
-            if after is not None and after[1] in _DIGITS:
-                value += _DIGITS[after[1]]
+            ones = _DIGITS if word not in _TEENS_AFTER else _DIGITS | _TEENS_AFTER[word]
+            if after is not None and after[1] in ones:
+                value += ones[after[1]]
                 end = after.end()
                 after = _WORD.match(spaced, end)
         elif word in _UNITS:
@@ -727,7 +748,7 @@ def spelled_numbers(spaced: str, marks: Iterable[str]) -> set[float]:
         elif word in _TIMES:
             found.add(float(_TIMES[word]))
             continue
-        elif word == "one" and after is not None and after[1] in _SCALES:
+        elif word in _ONE and after is not None and after[1] in _SCALES:
             value = 1
         else:
             continue  # a scale word alone ("hundred") is no quantity
@@ -739,12 +760,21 @@ def spelled_numbers(spaced: str, marks: Iterable[str]) -> set[float]:
 
 
 def _one_before(spaced: str, at: int, starts: list[tuple[int, str]]) -> None:
-    """Adds the "one" of "one hundred": a bare "one" is a pronoun, so it is read only before a scale."""
+    """Adds the "one" of "one hundred" and the "a" of "a thousand": a bare "one" is a pronoun and "a" an
+    article, so they are read only before a scale (as "a", "up to a thousand dollars" had stated no number,
+    and passed against a page's $500). Not "half a million", no million."""
     end = at
     while end and spaced[end - 1].isspace():
         end -= 1
-    if end >= 3 and spaced.endswith("one", end - 3, end) and (end == 3 or spaced[end - 4].isspace()):
-        starts.append((end - 3, "one"))
+    for one in _ONE:
+        start = end - len(one)
+        if start >= 0 and spaced.endswith(one, start, end) and (not start or spaced[start - 1].isspace()) \
+                and not spaced.endswith("half", 0, max(0, start - 1)):
+            starts.append((start, one))
+
+
+_ONE = ("one", "a")
+"""The words read as 1 before a scale word."""
 
 
 _WORD = deferred(r"\s*(\S+)")

@@ -265,6 +265,14 @@ def test_a_refusal_scores_abstention_1_and_no_groundedness() -> None:
     ("Nach drei Versuchen", {3.0}), ("cinq ans", {5.0}), ("vingt-cinq jours", {25.0}),
     ("tres intentos", {3.0}),
     ("dreißig Tage", {30.0}), ("trinta dias", {30.0}),
+    # The teens and the tens past fifty, which had been no number ("vierzehn Tagen" passed against 30).
+    ("innerhalb von vierzehn Tagen", {14.0}), ("sechzig Tage", {60.0}), ("quince días", {15.0}),
+    ("sesenta días", {60.0}), ("quatorze jours", {14.0}), ("soixante jours", {60.0}),
+    ("quattordici giorni", {14.0}), ("sessanta giorni", {60.0}), ("catorze dias", {14.0}),
+    ("sessenta dias", {60.0}), ("dieciocho meses", {18.0}), ("neunzig Minuten", {90.0}),
+    ("soixante-dix jours", {70.0}), ("soixante-quinze euros", {75.0}),  # not 60 and 10, 60 and 15
+    # Not the words that are English too.
+    ("once you return it", set()), ("seize the day", set()),
 ])
 def test_numbers_written_the_continental_way_or_in_words(text: str, expected: set[float]) -> None:
     assert numbers(text) == expected
@@ -295,6 +303,11 @@ def test_english_numbers_stay_english_beside_continental_looking_ones(claim: str
     ("Für Reparaturen über 2.000 € ist ein Kostenvoranschlag nötig.",
      "Für Reparaturen über 1.000 € ist ein Kostenvoranschlag nötig. Die Garantie gilt 2 Jahre."),
     ("Nach drei Fehlversuchen wird das Konto gesperrt.", "Nach fünf Fehlversuchen wird das Konto gesperrt."),
+    ("Rücksendungen sind innerhalb von vierzehn Tagen möglich.",
+     "Rücksendungen sind innerhalb von 30 Tagen möglich."),
+    ("Tienes sesenta días para devolver el producto.", "Tienes 30 días para devolver el producto."),
+    ("Vous disposez de quatorze jours pour retourner le produit.",
+     "Vous disposez de 30 jours pour retourner le produit."),
     ("Der Artikel ist erstattungsfähig.", "Der Artikel ist nicht erstattungsfähig."),
     ("Der Artikel ist nicht erstattungsfähig.", "Der Artikel ist erstattungsfähig."),
     ("Los artículos rebajados son reembolsables.", "Los artículos rebajados no son reembolsables."),

@@ -50,6 +50,16 @@ def test_numbers(text: str, expected: set[float]) -> None:
     ("two hundred and three thousand", {200.0, 3000.0}),
     ("hundreds of people", set()),  # a scale word alone is no quantity
     ("a dozen eggs", {12.0}),
+    # "a" before a scale is one, as "one" is; not in "half a million", and not before anything else.
+    ("up to a thousand dollars", {1000.0}),
+    ("a hundred pages", {100.0}),
+    ("half a million people", set()),
+    ("a refund of the fee", set()),
+    # Words that name a number of days or an hour.
+    ("within a fortnight", {14.0}),
+    ("checkout at noon", {12.0}),
+    ("closes at midnight", {12.0}),
+    ("in the afternoon", set()),
 ])
 def test_spelled_numbers(text: str, expected: set[float]) -> None:
     assert numbers(text) == expected
@@ -139,6 +149,16 @@ def test_every_decimal_digit_of_another_script_is_read() -> None:
     ("Events must end by 11:30 am.", "Events must end by 11:30 pm.", False),
     ("The office opens at 09:30.", "The office opens at 9:30.", True),
     ("Read John 3:16 first.", "Read John 3:16 first.", True),
+    # A number in words the context does not state: it had been no number.
+    ("You can claim up to $500 for lost luggage.", "You can claim up to a thousand dollars for luggage.",
+     False),
+    ("You can claim up to $1,000 for lost luggage.", "You can claim up to a thousand dollars for luggage.",
+     True),
+    ("Returns are accepted within 30 days of delivery.", "Returns are accepted within a fortnight.", False),
+    ("Returns are accepted within 14 days of delivery.", "Returns are accepted within a fortnight.", True),
+    ("Checkout is at 11 am on the day of departure.", "Checkout is at noon on the day of departure.", False),
+    ("Checkout is at 12 pm on the day of departure.", "Checkout is at noon on the day of departure.", True),
+    ("The pool closes at 10 pm every night.", "The pool closes at midnight every night.", False),
 ])
 def test_the_same_number_written_another_way_supports_a_claim(context: str, answer: str,
                                                               supported: bool) -> None:
