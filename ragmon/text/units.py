@@ -40,7 +40,8 @@ UNIT_NAMES = {
     "minute": "min", "minutes": "min", "min": "min", "mins": "min",
     "hour": "h", "hours": "h", "hr": "h", "hrs": "h",
     "day": "d", "days": "d", "week": "w", "weeks": "w", "month": "mo", "months": "mo", "year": "y",
-    "years": "y", "dose": "dose", "doses": "dose",
+    "years": "y", "dose": "dose", "doses": "dose", "h": "h",
+    "wk": "w", "wks": "w", "mo": "mo", "mos": "mo", "mth": "mo", "mths": "mo", "yr": "y", "yrs": "y",
     "€": "€", "tag": "d", "tage": "d", "werktag": "d", "werktage": "d", "werktagen": "d", "tagen": "d",
     "jour": "d", "jours": "d", "día": "d", "días": "d", "dia": "d", "dias": "d", "giorno": "d", "giorni": "d",
     "stunde": "h", "stunden": "h", "heure": "h", "heures": "h", "hora": "h", "horas": "h", "ore": "h",
@@ -80,7 +81,8 @@ Length, weight, volume, speed, power, energy, charge, bit rates and frequencies,
 and English words: "5 lb" is not "5 kg", nor "30 ms" "30 s", "65 W" "65 kW" (each had passed on its
 number). Not "m" alone (minutes, millions), "in" (the preposition) nor "pound" (a weight, and a
 currency: "5 pounds" is as often £5), nor "mW" and "MW", one text in lower case. Watts are "W", as "w" is
-a week."""
+a week. Durations written short too, "2-3 wks", "6 mos", "2 yrs", "24h" (each had passed against
+another unit); not "d", as "3D" is no 3 days."""
 _CURRENCY = {"$": "$", "€": "€", "£": "£", "¥": "¥"}
 _UNIT = "|".join(sorted(map(re.escape, UNIT_NAMES), key=len, reverse=True))
 _BETWEEN = (r"(?:(?:business|calendar|working|paid|unpaid|sick|vacation|consecutive|unused|additional|extra|"
@@ -207,15 +209,47 @@ class Rate(str):
         return Rate, (str(self), self.period)
 
 
+class Days(str):
+    """A claim's unit of days of a kind, "business" (or working) or "calendar": "14 business days" is not
+    "14 calendar days" (it had passed against them, and "10 calendar days" against "10 working days").
+    Equal to "d", as a `Rate` is to its unit: every other rule reads it as days, a claim's "10 days" is
+    any kind's and a page's "10 days" says nothing against a kind; only `clashes` reads the kind."""
+
+    kind: str
+
+    def __new__(cls, kind: str) -> Days:
+        days = super().__new__(cls, "d")
+        days.kind = kind
+        return days
+
+    def __reduce__(self) -> tuple[type[Days], tuple[str]]:
+        return Days, (self.kind,)
+
+
+_KINDS = {"business": "business", "working": "business", "calendar": "calendar"}
+"""The words a kind of day is written with, to its name."""
+
+
+def _days(between: str, unit: str) -> str:
+    """The unit of days written with these words `between` the number and `unit` ("business", "working",
+    "calendar"; German "Werktage" in one word), a `Days`, or "d"."""
+    if unit.startswith("werktag"):
+        return Days("business")
+    kinds = {_KINDS[word] for word in between.split() if word in _KINDS}
+    return Days(kinds.pop()) if len(kinds) == 1 else "d"
+
+
 def written_with(low: str, values: Iterable[float],
                  spelled: Iterable[str] = ()) -> frozenset[tuple[float, str]]:
     """`units` of a passage for these numbers only: each is looked for by its digits (`str.find`) and read
     where it is written. Reading a passage's every unit cost 28 us, for each passage a claim with a unit
     passed the rest on. A rate's period is a unit of its own here, the unit and its period ("$/mo"), for
-    `clashes` only: a passage may give a number one period in one place and another in the next."""
+    `clashes` only: a passage may give a number one period in one place and another in the next; so are
+    days of a kind ("d business", `Days`)."""
     found: set[tuple[float, str]] = set()
     _spelled(low, spelled, found)
     rates: dict[tuple[float, str], set[str]] = {}
+    kinds: set[tuple[float, str]] = set()
     for value in values:
         for digits in _forms(value):
             for at in places(low, digits):
@@ -223,9 +257,9 @@ def written_with(low: str, values: Iterable[float],
                 start = at - 2 if at > 1 and low[at - 1] == " " and low[at - 2] in _CURRENCY else start
                 match = _WITH_UNIT.match(low, start)
                 if match is not None and match.start(2) == at:
-                    _pairs(match, found, rates)
+                    _pairs(match, found, rates, kinds)
     found.update((value, unit + period) for (value, unit), periods in rates.items() for period in periods)
-    return frozenset(found)
+    return frozenset(found | kinds)
 
 
 def _forms(value: float) -> tuple[str, ...]:
@@ -238,13 +272,15 @@ def _forms(value: float) -> tuple[str, ...]:
 
 
 def _pairs(match: re.Match[str], found: set[tuple[float, str]],
-           rates: dict[tuple[float, str], set[str]]) -> None:
-    """Adds a `_WITH_UNIT` match's numbers with their sign and unit to `found`, and the period of a rate
-    to `rates`, by number and unit."""
+           rates: dict[tuple[float, str], set[str]], kinds: set[tuple[float, str]] | None = None) -> None:
+    """Adds a `_WITH_UNIT` match's numbers with their sign and unit to `found`, the period of a rate
+    to `rates`, by number and unit, and days of a kind to `kinds` as units of their own ("d business")."""
     sign, first, first_minutes, second, second_minutes, unit, body, slashed, per, how_often = match.groups()
     if sign is None and unit is None:
         return
     name = UNIT_NAMES[unit] if unit is not None else None
+    if name == "d":
+        name = _days(match.string[match.end(4 if second is not None else 2):match.start(6)], unit)
     if body is not None and name in _BY_BODY:
         name = f"{name}/m²" if body[0] == "m" else f"{name}/kg"
     period = (_SLASHED[slashed] if slashed is not None else PERIOD_WORDS[per] if per is not None
@@ -265,6 +301,8 @@ def _pairs(match: re.Match[str], found: set[tuple[float, str]],
             given.append(name)
         for its in given:
             found.add((value, its))
+            if kinds is not None and isinstance(its, Days):
+                kinds.add((value, f"d {its.kind}"))
             if period is not None:
                 rates.setdefault((value, its), set()).add(period)
 
@@ -279,21 +317,28 @@ def clashes(claimed: frozenset[tuple[float, str]], stated: frozenset[tuple[float
     """The claim's numbers with a unit the context never writes them with, though it writes them with
     another ("500 mcg" where the context has only "500 mg"), or with a period (a `Rate`) the context never
     gives them that unit with, though it gives them another ("$5 per month" where it has only "$5 per
-    week": `written_with`'s "$/w"), as `written` for a reason. A number given no period, by the claim or
+    week": `written_with`'s "$/w"), or days of a kind the context gives them only in days of the other
+    ("14 business days" where it has only "14 calendar days": `written_with`'s "d calendar"), as
+    `written` for a reason. A number given no period, by the claim or
     by the context, says nothing against the other's: so the lexical judge treats a frequency word
     missing from either ("monthly")."""
     by_number: dict[float, set[str]] = {}
     periods: dict[tuple[float, str], set[str]] = {}
+    kinds: dict[float, set[str]] = {}
     for value, unit in stated:
         at = unit.rfind("/")
         if at > 0 and unit[at:] in PERIODS:
             periods.setdefault((value, unit[:at]), set()).add(unit[at:])
+        elif unit.startswith("d "):
+            kinds.setdefault(value, set()).add(unit[2:])
         else:
             by_number.setdefault(value, set()).add(unit)
     found = []
     for value, unit in claimed:
         if value in by_number and unit not in by_number[value]:
             found.append(written(value, unit))
+        elif isinstance(unit, Days) and unit.kind not in kinds.get(value, (unit.kind,)):
+            found.append(f"{shown(value)} {unit.kind} day{'' if value == 1 else 's'}")
         elif isinstance(unit, Rate) and unit.period not in periods.get((value, unit), (unit.period,)):
             found.append(f"{written(value, unit)} per {UNIT_WORDS[unit.period[1:]]}")
     return sorted(found)

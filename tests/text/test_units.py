@@ -20,6 +20,16 @@ from ragmon.text.units import units
      "Next-Day Delivery: $24.99; order by 2 p.m. ET. Hawaii orders take an extra 3–5 business days.", "3 pm"),
     ("Backups are 10 TB.", "Backups are 10 GB.", "10 tb"),
     ("Take one dose every 6 hours.", "Take one dose every 8 hours, up to 6 doses a day.", "6 hours"),
+    # Durations written short, and days of another kind (each had passed on its number).
+    ("Delivery takes 2-3 wks.", "Delivery takes 2-3 days.", "2 weeks, 3 weeks"),
+    ("The course lasts 6 mos.", "The course lasts 6 weeks.", "6 months"),
+    ("The membership lasts 2 yrs.", "The membership lasts 2 months.", "2 years"),
+    ("Support replies to tickets within 24h.", "Support replies to tickets within 24 business days.",
+     "24 hours"),
+    ("Refunds are processed within 14 business days.", "Refunds are processed within 14 calendar days.",
+     "14 business days"),
+    ("Claims are settled within 10 calendar days.", "Claims are settled within 10 working days.",
+     "10 calendar days"),
 ])
 def test_a_number_with_a_unit_the_context_never_gives_it_is_unsupported(claim: str, context: str,
                                                                       lacks: str) -> None:
@@ -44,6 +54,12 @@ def test_a_number_with_a_unit_the_context_never_gives_it_is_unsupported(claim: s
     ("Take 2 pills every 6 hours.", "Take 2 tablets every 6 hours."),
     # Two units for one number in the context: either will do.
     ("It takes 30 minutes.", "It takes 30 minutes, or 30 days by post."),
+    # Durations written short; days of no kind are of any, and working days are business days.
+    ("Delivery takes 2-3 weeks.", "Delivery takes 2-3 wks."),
+    ("Support replies to tickets within 24 hours.", "Support replies to tickets within 24h."),
+    ("Refunds are processed within 14 days.", "Refunds are processed within 14 business days."),
+    ("Refunds are processed within 14 business days.", "Refunds are processed within 14 days."),
+    ("Claims are settled within 10 business days.", "Claims are settled within 10 working days."),
 ])
 def test_the_same_number_with_the_same_unit_in_any_spelling_is_supported(claim: str, context: str) -> None:
     assert verdict(claim, context) == (True, None)
