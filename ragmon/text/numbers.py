@@ -51,9 +51,10 @@ _OTHER_TENS = {
 }
 """Their tens, to 90 where the word is one ("soixante-dix" is 70 below, `_TEENS_AFTER`; "quatre-vingts",
 two words, is not read). Portuguese "setenta" and "noventa" are Spanish's."""
-_NAMED = {"fortnight": 14, "noon": 12, "midnight": 12}
+_NAMED = {"fortnight": 14, "noon": 12, "midnight": 12, "couple": 2}
 """Words that name a number of days or an hour: "within a fortnight" is 14 days and "at noon" 12, where
-they had stated no number, and passed against a page's "30 days" and "11 am"."""
+they had stated no number, and passed against a page's "30 days" and "11 am"; and "a couple of" two ("a
+couple of business days" had passed against 10; not "a couple", two people)."""
 _UNITS |= _OTHER_UNITS | _NAMED
 _TENS |= _OTHER_TENS
 _DIGITS = {"one": 1, **{w: v for w, v in _UNITS.items() if v < 10 and w != "zero"}}
@@ -743,7 +744,7 @@ def spelled_numbers(spaced: str, marks: Iterable[str]) -> set[float]:
                 value += ones[after[1]]
                 end = after.end()
                 after = _WORD.match(spaced, end)
-        elif word in _UNITS:
+        elif word in _UNITS and (word != "couple" or (after is not None and after[1] == "of")):
             value = _UNITS[word]
         elif word in _TIMES:
             found.add(float(_TIMES[word]))

@@ -60,6 +60,8 @@ def test_numbers(text: str, expected: set[float]) -> None:
     ("checkout at noon", {12.0}),
     ("closes at midnight", {12.0}),
     ("in the afternoon", set()),
+    ("within a couple of business days", {2.0}),
+    ("a couple staying one night", set()),  # two people, no number of anything
 ])
 def test_spelled_numbers(text: str, expected: set[float]) -> None:
     assert numbers(text) == expected
@@ -159,6 +161,8 @@ def test_every_decimal_digit_of_another_script_is_read() -> None:
     ("Checkout is at 11 am on the day of departure.", "Checkout is at noon on the day of departure.", False),
     ("Checkout is at 12 pm on the day of departure.", "Checkout is at noon on the day of departure.", True),
     ("The pool closes at 10 pm every night.", "The pool closes at midnight every night.", False),
+    ("Refunds are processed within 10 business days.", "Refunds take a couple of business days.",
+     False),
 ])
 def test_the_same_number_written_another_way_supports_a_claim(context: str, answer: str,
                                                               supported: bool) -> None:
