@@ -10,6 +10,7 @@ from ragmon.text import european, european_courtesy
 from ragmon.text.cache import wide
 from ragmon.text.deferred import deferred
 from ragmon.text.terms import normalise, opposite, profile
+from ragmon.text.verdicts import VERDICTS
 
 SOURCE_NOUN = r"(?:context|contexts|document|documents|documentation|passage|passages|source|sources|text|" \
               r"texts|information|excerpts?|knowledge base|search results|results)"
@@ -1026,6 +1027,23 @@ def takes_for_granted(sentence: str) -> bool:
         return True
     found = _PROPERTY.search(sentence)
     return found is not None and _ASKED_ABOUT.search(sentence, 0, found.start()) is None
+
+
+_STATES_A_VERDICT = deferred(
+    r"(?:\b(?:is|are|was|were|be|been)|'s|'re)\s+(?:(?:not|also|now|always|still|completely|fully|totally"
+    r"|entirely|absolutely|all)\s+)?(?:" + "|".join(sorted(VERDICTS)) + r")\b")
+_ASKS_WHETHER = deferred(r"\b(?:whether|if|what|what's|which|whatever|how)\b")
+
+
+def states_a_verdict(low: str) -> bool:
+    """Whether the sentence says a verdict of a subject ("Shipping is free!", "It's covered!", "You're
+    covered!", "Returns are not accepted!"), not asked after one ("... can tell you whether e-books are
+    available.", "Happy to check what's refundable for you!"): an
+    exclamation opening an answer addresses the user, and the wrapper model, sure of "free!" from "Feel free
+    to ask!", had taken the first for talk to the user, a claim no judge then checked. "Feel free to ask!"
+    has no copula before its "free"."""
+    verdict = _STATES_A_VERDICT.search(low)
+    return verdict is not None and _ASKS_WHETHER.search(low, 0, verdict.start()) is None
 
 
 _DIGIT = deferred("[0-9]")

@@ -26,7 +26,7 @@ import re
 from collections.abc import Collection, Set
 from pathlib import Path
 
-from ragmon.text.abstention import takes_for_granted
+from ragmon.text.abstention import states_a_verdict, takes_for_granted
 from ragmon.text.deferred import deferred
 from ragmon.text.european_courtesy import NO_CLAIM_AROUND
 from ragmon.text.terms import normalise, separated
@@ -159,7 +159,7 @@ def reads_as_wrapper(sentence: str) -> bool:
     pieces = _with_elisions(tokens) if "'" in low else tokens
     if mark is None and not _addresses(low, pieces):
         return False
-    if _goes_on(tokens, pieces) or _states_a_verdict(low) or _tells(low):
+    if _goes_on(tokens, pieces) or states_a_verdict(low) or _tells(low):
         return False
     text = low.strip(_EDGES)
     if text.isascii():  # no digit (it ended above): the table's words are the pattern's, but for apostrophes
@@ -169,23 +169,6 @@ def reads_as_wrapper(sentence: str) -> bool:
         words, digits = _WORD.findall(text), any(map(str.isdigit, text))
     return (_probability(_features(text, words, digits)) >= THRESHOLD
             and NO_CLAIM_AROUND.search(low) is None and not takes_for_granted(low))
-
-
-_STATES_A_VERDICT = deferred(
-    r"(?:\b(?:is|are|was|were|be|been)|'s|'re)\s+(?:(?:not|also|now|always|still|completely|fully|totally"
-    r"|entirely|absolutely|all)\s+)?(?:" + "|".join(sorted(VERDICTS)) + r")\b")
-_ASKS_WHETHER = deferred(r"\b(?:whether|if|what|what's|which|whatever|how)\b")
-
-
-def _states_a_verdict(low: str) -> bool:
-    """Whether the sentence says a verdict of a subject ("Shipping is free!", "It's covered!", "You're
-    covered!", "Returns are not accepted!"), not asked after one ("... can tell you whether e-books are
-    available.", "Happy to check what's refundable for you!"): an
-    exclamation opening an answer addresses the user, and the model, sure of "free!" from "Feel free to
-    ask!", had taken the first for talk to the user, a claim no judge then checked. "Feel free to ask!"
-    has no copula before its "free"."""
-    verdict = _STATES_A_VERDICT.search(low)
-    return verdict is not None and _ASKS_WHETHER.search(low, 0, verdict.start()) is None
 
 
 def _goes_on(tokens: list[str], pieces: Collection[str]) -> bool:
