@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from ragmon.text import european, european_courtesy
 from ragmon.text.cache import wide
 from ragmon.text.deferred import deferred
+from ragmon.text.numbers import NUMBER_WORDS
 from ragmon.text.terms import normalise, opposite, profile
 from ragmon.text.verdicts import VERDICTS
 
@@ -1012,19 +1013,35 @@ _PROPERTY = deferred(
 transfer included in your package?", "our cheapest plan")."""
 _ASKED_ABOUT = deferred(
     r"\b(?:what|which|whether|was|welche[mnrs]?|ob|ce qu[ei]|quel(?:le)?s?|lo que|cuál(?:es)?|qué|cosa|"
-    r"quale|quali|o que|qual|quais)\b", re.IGNORECASE)
+    r"quale|quali|o que|qual|quais|(?:confirm|check|ask|find out) if|(?:saber|confirmar|comprobar|"
+    r"verificar|savoir|confirmer|vérifier|sapere|confermare|verificare|chiedere) (?:si|se))\b", re.IGNORECASE)
 """A question about the property rather than a claim of it: "Would you like me to explain what is included
-in each plan?"."""
+in each plan?", "Para saber si está incluido, contacta con el servicio de atención al cliente." ("si" and
+"se" alone are also an offer's "if", as English "if" is: "Let me know if ...")."""
+
+
+_SPELLED_COUNT = deferred(
+    r"\b(?:" + "|".join(sorted(NUMBER_WORDS)) + r")(?:-| (?:[a-z]+ ){0,2})(?:years?|months?|weeks?|days?|"
+    r"nights?|hours?|minutes?|bags?|visits?|sessions?|class(?:es)?|tickets?|pass(?:es)?|guests?|people|"
+    r"persons?|users?|devices?|screens?|seats?|rooms?|meals?|drinks?|vouchers?|credits?|repairs?|"
+    r"replacements?|installments?|instalments?)\b", re.IGNORECASE)
+"""A number in words counting a unit or a thing ("your five-year warranty", "your two free nights", "your
+twelve free parking nights"): the digit gates read only [0-9], and "5-year" made a claim of what "five-year"
+left a courtesy. Not a number word alone ("... safe to take the two together")."""
 
 
 def takes_for_granted(sentence: str) -> bool:
     """Whether a question or an offer takes for granted what a context must hold (`_PRESUMED`, `_PROPERTY`
-    where it is not what the user is asked about). Such a sentence is read as a claim; `_asks_the_user`
-    reads a question with a number as one too ("Would you like to add travel insurance for €15 per
-    person?", "Shall I book the 3 pm tour?"), but not an offer, whose number is its topic ("Let me know if
-    you need help handling 429 responses!")."""
-    if _PRESUMED.search(sentence) is not None:
-        return True
+    where it is not what the user is asked about, a count in words: `_SPELLED_COUNT`). Such a sentence is
+    read as a claim; `_asks_the_user` reads a question with a number as one too ("Would you like to add
+    travel insurance for €15 per person?", "Shall I book the 3 pm tour?"), but not an offer, whose number
+    is its topic ("Let me know if you need help handling 429 responses!")."""
+    return (_PRESUMED.search(sentence) is not None or _holds_a_property(sentence)
+            or _SPELLED_COUNT.search(sentence) is not None)
+
+
+def _holds_a_property(sentence: str) -> bool:
+    """Whether the sentence says what a thing costs, holds or alone is (`_PROPERTY`), not asking about it."""
     found = _PROPERTY.search(sentence)
     return found is not None and _ASKED_ABOUT.search(sentence, 0, found.start()) is None
 
@@ -1044,6 +1061,48 @@ def states_a_verdict(low: str) -> bool:
     has no copula before its "free"."""
     verdict = _STATES_A_VERDICT.search(low)
     return verdict is not None and _ASKS_WHETHER.search(low, 0, verdict.start()) is None
+
+
+_DENIES_A_VERDICT = deferred(
+    r"(?:n't|\bnot|\bnever|\bno longer)\s(?:be\s|been\s|get\s)?(?:" + "|".join(sorted(VERDICTS)) + r")\b")
+"""A verdict denied with a modal or "never" ("the warranty won't cover the charger", "returns can't be
+accepted"), which `_STATES_A_VERDICT`'s copula misses."""
+_ABOUT_THE_ANSWER = deferred(
+    r"^\W*(?:that|this|it)\b|^\W*(?:our|my|the) (?:resources|sources|documents|docs)\b|\b(?:in|by) "
+    r"(?:the|my|our) (?:[\w'-]+ ){0,2}(?:faq|documents?|guidance|context|sources?|information|docs|page)\b")
+"""A verdict of what the answer holds, not of the subject: "That isn't covered in the FAQ I'm working
+from." declines."""
+_GRANTED = deferred(
+    r"\b(?:lifetime|unlimited|on the house|waived?|(?<!rely )(?<!relying )(?<!count )(?<!counting )"
+    r"(?<!depend )(?<!depending )(?<!chance )on us)\b|(?:kosten|gebühren|porto|versand|zuzahlungs)frei|"
+    r"免费|免費|免运费|免運費|包邮|包郵|無料|赠送|贈送")
+"""What a thing costs or how long it lasts that `_PROPERTY` lacks: "Safe travels and enjoy the lounge on
+us!", "Thank you for choosing our lifetime warranty!", German compounds ("Ihre Bestellung ist
+versandkostenfrei, viel Spaß beim Einkaufen!") and Chinese and Japanese, which no word boundary splits
+("所有订单均免运费，祝您购物愉快！", all orders ship free). Not "Thanks for counting on us!"."""
+_THAT_CLAUSE = deferred(
+    r"(?<=\w )(?:that|sorry|apologi[sz]e)\s(?!(?:you|you're|you've|i|i'm|i've|we|this|that|it|it's|there)"
+    r"\b)[\w'-]++(?:\s[\w'-]++){0,3}\s(?:is|are|isn't|aren't|won't|will|must|can't|cannot|has to|have to|"
+    r"need to|needs to|voids?|gets?)\b(?! [a-z]+ing\b)")
+"""A clause of a subject other than the user, the assistant or the thing just said, with a verb of its own:
+"I'm sorry that liquid spills void the warranty.", "That's great news that theft and loss are reimbursed
+in full!", "I'm really sorry the warranty won't cover the charger."; not "I'm sorry to hear that." nor
+"I'm sorry you've been dealing with this.", nor what is going on for the user, which they told: "I'm sorry
+your mum is finding them difficult."."""
+
+
+def carries_a_fact(low: str) -> bool:
+    """Whether a courtesy or a pointer (normalised) takes for granted a fact a context must hold: what a thing
+    costs, holds or alone is (`_PROPERTY`, `_GRANTED`), a count in words (`_SPELLED_COUNT`), a verdict said
+    or denied of a subject, or a clause of its own (`_THAT_CLAUSE`). Its form had dropped it, and the fact
+    in it went unchecked: "Enjoy the complimentary breakfast during your stay!", "For the free airport
+    shuttle, you may want to contact the front desk.", "Goditi il parcheggio gratuito!". Such a sentence is
+    read as a claim, supported where the page states what it takes for granted. Not `_PRESUMED`, which
+    reads German ", das" as a relative clause: "Ich hoffe, das bringt Sie weiter." is a courtesy."""
+    return (_holds_a_property(low) or _GRANTED.search(low) is not None
+            or _SPELLED_COUNT.search(low) is not None or _THAT_CLAUSE.search(low) is not None
+            or ((states_a_verdict(low) or _DENIES_A_VERDICT.search(low) is not None)
+                and _ABOUT_THE_ANSWER.search(low) is None))
 
 
 _DIGIT = deferred("[0-9]")
@@ -1263,6 +1322,17 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
     if len(sentence) >= _LONGEST_REFERRAL:
         return False  # longer than any pointer or courtesy, and than `_LONGEST_FILLER`
     low = normalise(sentence)  # every sentence asks `_english_courtesy`, which reads it so
+    if _courtesy_or_pointer(sentence, low, terms):
+        return not carries_a_fact(low)
+    if len(sentence) > _LONGEST_FILLER or (sentence.isascii() and not terms <= _FILLER_TERMS):
+        return False
+    return _FILLER.fullmatch(low) is not None or (wide(low) and _CJK_FILLER.fullmatch(low) is not None)
+
+
+def _courtesy_or_pointer(sentence: str, low: str, terms: frozenset[str]) -> bool:
+    """Whether the sentence (`low` normalised) is a pointer to someone who may know or a courtesy, in
+    English or another European language, by its form: what it may take for granted is `is_filler`'s to
+    read (`carries_a_fact`)."""
     named = not terms.isdisjoint(_NAMED_TERMS)
     if named and not terms.isdisjoint(_REFERRAL_TERMS) and _REFERRAL.fullmatch(low) is not None:
         return True
@@ -1270,8 +1340,4 @@ def is_filler(sentence: str, terms: frozenset[str]) -> bool:
         return True
     if named and not terms.isdisjoint(_EUROPEAN_CUE_TERMS) and european_courtesy.is_courtesy(low):
         return True
-    if _english_courtesy(low, named and not terms.isdisjoint(_PLACED_TERMS)):
-        return True
-    if len(sentence) > _LONGEST_FILLER or (sentence.isascii() and not terms <= _FILLER_TERMS):
-        return False
-    return _FILLER.fullmatch(low) is not None or (wide(low) and _CJK_FILLER.fullmatch(low) is not None)
+    return _english_courtesy(low, named and not terms.isdisjoint(_PLACED_TERMS))

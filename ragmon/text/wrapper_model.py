@@ -10,8 +10,9 @@ of a set written after it in six languages (the patterns alone 77).
 Taking a claim for a wrapper hides it from every judge, so the model may only add wrappers, and only where
 one is plausible: a sentence of fewer than `MOST_WORDS` words that addresses the user (a pronoun of either
 person, "please", "!" or "?"), holds nothing a claim rides on (a digit, a colon or dash, a contrast, a
-reason, a restriction, a reminder, news, a clause about a party, a verdict said of a subject) and opens
-the answer or is one of its last two (`claims._is_claim`); and the model must give it `THRESHOLD`.
+reason, a restriction, a reminder, news, a clause about a party, a verdict said of a subject, what a
+courtesy takes for granted: `abstention.carries_a_fact`, "Shipping is always on the house for you!") and
+opens the answer or is one of its last two (`claims._is_claim`); and the model must give it `THRESHOLD`.
 Deterministic: fixed integer weights, shipped in `wrapper_weights.json`. README "The lexical judge" has
 each version's figures.
 """
@@ -26,7 +27,7 @@ import re
 from collections.abc import Collection, Set
 from pathlib import Path
 
-from ragmon.text.abstention import states_a_verdict, takes_for_granted
+from ragmon.text.abstention import carries_a_fact, states_a_verdict, takes_for_granted
 from ragmon.text.deferred import deferred
 from ragmon.text.european_courtesy import NO_CLAIM_AROUND
 from ragmon.text.terms import normalise, separated
@@ -168,7 +169,8 @@ def reads_as_wrapper(sentence: str) -> bool:
     else:
         words, digits = _WORD.findall(text), any(map(str.isdigit, text))
     return (_probability(_features(text, words, digits)) >= THRESHOLD
-            and NO_CLAIM_AROUND.search(low) is None and not takes_for_granted(low))
+            and NO_CLAIM_AROUND.search(low) is None and not takes_for_granted(low)
+            and not carries_a_fact(low))
 
 
 def _goes_on(tokens: list[str], pieces: Collection[str]) -> bool:

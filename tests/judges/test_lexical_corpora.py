@@ -2769,8 +2769,10 @@ CLAIMS_READ_AS_WRAPPERS = {
     # three of them: 10; the first-person openings took es-c-012 ("¿Le envío ..., disponible sin aval
     # bancario?"): 11. Left: a fact in a participle or apposition ("appena ristrutturato e senza spese di
     # agenzia", "unsere Ansprechpartnerin für ..."), a presupposed event ("il richiamo ufficiale sui
-    # freni"), a time clause ("bevor die Preise im Sommer steigen", "while it's still refundable").
-    "offers_2.jsonl": {"de-c-003", "de-c-009", "de-c-012", "en-c-009", "en-c-014", "es-c-012", "fr-c-015",
+    # freni"), a time clause ("bevor die Preise im Sommer steigen"). en-c-009 ("Let me know if you'd like
+    # me to cancel the annual plan while it's still refundable.") is a claim since a courtesy taking a
+    # property for granted is one (`abstention.carries_a_fact`): its "Let me know" had made it a courtesy.
+    "offers_2.jsonl": {"de-c-003", "de-c-009", "de-c-012", "en-c-014", "es-c-012", "fr-c-015",
                        "it-c-005", "it-c-011", "it-c-012", "it-c-015"},
     # 11 of 90 taken at the session's start, 8 after "now that", 5 after the reasons and costs, 5 after the
     # openings. Left: a relative clause the pronouns miss ("..., bei dem keine Kontoführungsgebühren

@@ -1031,3 +1031,61 @@ def test_an_answer_of_only_refusals_in_a_bare_cues_words_abstains() -> None:
     [result] = evaluate([refusal], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
     assert result.metrics["abstention"] == 1.0
     assert result.metrics["groundedness"] is None
+
+
+@pytest.mark.parametrize("sentence", [
+    # A courtesy taking a made-up fact for granted (the red team's seventh report, shape A): each was
+    # dropped by its opening, and the fact in it went unchecked wherever it stood in the answer.
+    "I'm sorry that liquid spills void the warranty.",  # a clause of its own
+    "That's great news that theft and loss are reimbursed in full!",
+    "I'm really sorry the warranty won't cover the charger.",  # a verdict denied
+    "Enjoy the complimentary breakfast during your stay!",  # what a thing costs
+    "Congratulations on your free penthouse upgrade!",
+    "Thanks for your patience while we arrange your free spa pass!",
+    "Thank you for choosing our lifetime warranty!",
+    "Safe travels and enjoy the lounge on us!",
+    # a pointer whose purpose or topic carries it (shape B)
+    "I'd recommend contacting the front desk to confirm your complimentary valet service.",
+    "For the free airport shuttle, you may want to contact the front desk.",
+    "The front desk should be able to confirm how the free spa pass works.",
+    "Just ask at reception for your complimentary welcome drink.",
+    # a count in words, where "5-year" was a claim already (shape E)
+    "Would you like to extend your five-year warranty?",
+    "Enjoy your two free nights at the resort!",
+    "Thanks for your patience during the two-week repair!",
+    "Let me know if you want me to book your twelve free parking nights.",
+])
+def test_a_courtesy_or_pointer_taking_a_fact_for_granted_is_a_claim(sentence: str) -> None:
+    assert [claim.text for claim in split_claims(sentence)] == [sentence]
+    assert sentence in around(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "I'm sorry to hear that.", "Enjoy your stay!", "I'm sorry you've been dealing with this.",
+    "I'm sorry your mum is finding them difficult.",  # what is going on for the user, who told it
+    "Thanks for counting on us!",  # "on us" of no thing
+    "You may want to contact Nimbus support to confirm.",
+    "You may want to contact support to confirm if the charger is included.",  # asked about
+    "Your pharmacist can confirm whether it's safe to take the two together.",  # a number word alone
+    "Let me know if you need help setting up two-factor authentication.",  # no unit after it
+    "Ich hoffe, das bringt Sie weiter.",  # ", das" is no relative clause here
+])
+def test_a_courtesy_or_pointer_taking_nothing_for_granted_stays_no_claim(sentence: str) -> None:
+    assert split_claims(sentence) == ()
+    assert around(sentence) == list(AROUND)
+
+
+def test_a_refusal_saying_its_faq_does_not_cover_it_stays_no_claim() -> None:
+    # The verdict is said of what the answer holds, not of the subject.
+    assert split_claims("That isn't covered in the FAQ I'm working from.") == ()
+
+
+def test_a_courtesy_taking_for_granted_what_the_page_states_is_supported() -> None:
+    # Read as a claim, a courtesy costs only where the page does not state what it takes for granted.
+    page = Context("c1", "New accounts start with a free trial of the Pro plan.")
+    for answer, supported in (("You can try the Pro plan first. Enjoy your free trial!", True),
+                              ("You can try the Pro plan first. Enjoy your free onboarding call!", False)):
+        example = Example("q1", "Can I try the Pro plan?", (page,), answer)
+        [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+        assert [verdict.supported for verdict in result.verdicts
+                if verdict.claim.text.startswith("Enjoy")] == [supported]

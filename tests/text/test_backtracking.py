@@ -113,3 +113,20 @@ def test_times_of_a_day_are_read_at_once(text: str, read: str) -> None:
                    "from ragmon.text.worked_sums import worked_results\n"
                    f"text = {text}\n"
                    "print(sorted(numbers(text)), sorted(worked_results(text)))") == read + "\n"
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("'sorry that ' + 'a ' * 50_000 + 'x'", "False False"),  # a clause's words, no verb of `_THAT_CLAUSE`
+    ("'i am sorry that ' + 'a' * 100_000 + ' is'", "True False"),  # one long word before its verb
+    ("'that ' * 50_000", "False False"),
+    ("'two ' * 50_000 + 'x'", "False False"),  # number words, none before a unit (`_SPELLED_COUNT`)
+    ("'enjoy two ' + 'a' * 100_000 + ' nights'", "True True"),
+    ("'counting on us ' * 20_000", "False False"),  # "on us" after words it is no thing of (`_GRANTED`)
+    ('"won\'t " * 50_000', "False False"),  # denials with no verdict after them
+    ("'not covered in the ' + 'a ' * 50_000 + 'faq'", "True False"),  # a source too far from "in the"
+])
+def test_what_a_courtesy_takes_for_granted_is_read_at_once(text: str, found: str) -> None:
+    # `carries_a_fact` runs on courtesies and on the wrapper model's sentences, `takes_for_granted` on
+    # offers and questions of any length: each of these took under 0.2 s a pattern.
+    assert printed("from ragmon.text.abstention import carries_a_fact, takes_for_granted; "
+                   f"text = {text}; print(carries_a_fact(text), takes_for_granted(text))") == f"{found}\n"

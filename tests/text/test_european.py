@@ -416,3 +416,23 @@ def test_continental_numbers_in_french_typography_and_french_never_are_read(clai
 def test_the_same_number_written_either_way_supports_itself(claim: str, context: str) -> None:
     [verdict] = LexicalJudge().judge(Example("q", "?", (Context("c1", context),), claim), split_claims(claim))
     assert verdict.supported, verdict.reason
+
+
+@pytest.mark.parametrize("sentence", [
+    # A wish or a pointer taking a made-up property for granted (the red team's seventh report, shape C):
+    # dropped by its opening or cue words, the fact went unchecked.
+    "Profitez bien de votre petit-déjeuner offert !",
+    "Je vous conseille de contacter la réception pour confirmer votre départ tardif gratuit.",
+    "¡Que disfrutes del spa gratis!", "Goditi il parcheggio gratuito!", "Aproveite o estacionamento grátis!",
+    "Viel Spaß mit Ihrem kostenlosen Upgrade!",
+])
+def test_a_courtesy_taking_a_property_for_granted_is_a_claim(sentence: str) -> None:
+    assert [claim.text for claim in split_claims(sentence)] == [sentence]
+
+
+@pytest.mark.parametrize("sentence", [
+    "Profitez bien de votre séjour !", "Viel Spaß bei Ihrem Aufenthalt!", "¡Que disfrutes del spa!",
+    "Je vous conseille de contacter la réception pour confirmer votre départ tardif.",
+])
+def test_the_same_courtesies_without_the_property_are_no_claims(sentence: str) -> None:
+    assert split_claims(sentence) == ()

@@ -52,6 +52,23 @@ def test_a_verdict_said_of_a_subject_is_a_claim_however_sure_the_model_is(claim:
         "Orders arrive in 3 days."]
 
 
+@pytest.mark.parametrize("claim", [
+    # A fact spoken as a wish, opening or closing an answer (the red team's seventh report, shape D): an
+    # idiom, a compound or a Chinese word says what the thing costs where no copula says a verdict.
+    "Shipping is always on the house for you!", "Happy shopping, and shipping's on us!",
+    "Ihre Bestellung ist versandkostenfrei, viel Spaß beim Einkaufen!", "所有订单均免运费，祝您购物愉快！",
+    "祝您购物愉快，享受免费送货！",
+])
+def test_what_a_wish_takes_for_granted_is_a_claim_at_an_answers_edge(claim: str) -> None:
+    assert not reads_as_wrapper(claim)
+    assert [c.text for c in split_claims(claim)] == [claim]
+
+
+@pytest.mark.parametrize("wrapper", ["Viel Spaß beim Einkaufen!", "祝您购物愉快！", "Enjoy your order!"])
+def test_the_same_wishes_alone_stay_wrappers(wrapper: str) -> None:
+    assert split_claims(wrapper) == ()
+
+
 @pytest.mark.parametrize("pointer", [
     "Your local branch should be able to tell you whether e-books are available.",
     "Happy to check what's refundable for you!", "Let me know which items are covered, and I'll check!",
