@@ -868,7 +868,7 @@ def _bold_title(text: str, pos: int, end: int, below: tuple[int, int] | None) ->
     title = bold.group(2)
     words = title.split()
     if bold.group(3) is None and all(word[0].isupper() for word in words if len(word) > 3):
-        return not _states_what_holds(title)
+        return not _states_what_holds(title, section=below is not None)
     if below is None:
         return False
     low = normalise(title)
@@ -1084,27 +1084,62 @@ _SAYING = _AUXILIARIES | _STATING
 """Verbs that make a heading-shaped line a statement ("Gift Cards Can Be Returned Within 90 Days")."""
 
 
-def _states_what_holds(title: str, over_list: bool = False) -> bool:
+def _states_what_holds(title: str, over_list: bool = False, section: bool = True) -> bool:
     """Whether a line read as a title for its shape alone says what holds: a line in bold whose every word
     of four letters or more is capitalised (`_bold_title`), a list's item over nested ones (`_list_title`,
     `over_list`) or a line over a rule (`_underlined`). Each had been a title whatever it said, and
     "**Gift Cards Can Be Returned Within 90 Days**" (the page says they cannot be), "**Full Refund Within
     60 Days**", "**No Restocking Fee On Opened Items**", "- Free Lifetime Warranty" over its details and
     "Perishable goods can be returned within 7 days" over "---" went unchecked. The words that make a
-    sentence-case line a claim make it one: a digit, a negation, a verb of being or an auxiliary (not in
-    a clause a question word opens: "**How Do I Apply**"), a value (`_VALUES`), a verdict after its first
-    word (`_VERDICTS`: "**Supported Devices**" says which ones). Over a list's items only a denial is a
-    verdict and "included" no value ("- Features Included" titles them, as `_names_only` reads it).
-    "**Return Window**" and "**Plan Comparison**" name what follows. A figure in brackets or after a
-    colon is left as it was, a title's (the corpora's "**Dein Einzelticket (38 €)**" names the section of
-    the single ticket; "**Totale: 754 €**", a sum worked out, no page states)."""
+    sentence-case line a claim make it one: a number with a unit (`_counts_a_quantity`), a negation, a
+    verb of being or an auxiliary, a value (`_VALUES`), a verdict after its first word (`_VERDICTS`:
+    "**Supported Devices**" says which ones). Over a list's items only a denial is a verdict and
+    "included" no value ("- Features Included" titles them, as `_names_only` reads it). "**Return
+    Window**" and "**Plan Comparison**" name what follows; so does a clause a question word opens without
+    a negation ("**Who Is Eligible**", "**How Do I Apply**"), a relative clause but for a value in it
+    ("**Things That Can't Be Returned**"), and, over its `section`, a class of things a value or a verdict
+    only sorts (`_names_a_class`: "**Included Amenities**", "**Items Not Covered**"): a review found each
+    of these flagged over the section it titled."""
     low = normalise(title)
-    words = _NEXT_WORD.findall(low)
+    if _counts_a_quantity(title.partition(":")[0].partition("(")[0]):
+        return True
+    if _WH_HEADING.match(low) is not None:
+        return "n't" in low or not _NEGATING.isdisjoint(_NEXT_WORD.findall(low))
+    head, _, clause = low.partition(" that ")
+    words = _NEXT_WORD.findall(head)
     values, verdicts = (_VALUES - _VERDICTS, _DENIALS) if over_list else (_VALUES, _VERDICTS)
-    named = title.partition(":")[0].partition("(")[0]
-    return (any(map(str.isdigit, named)) or "n't" in low or not _NEGATING.isdisjoint(words)
-            or not values.isdisjoint(words) or not verdicts.isdisjoint(words[1:])
-            or (not _SAYING.isdisjoint(words) and _WH_HEADING.match(low) is None))
+    if ("n't" in head or not _SAYING.isdisjoint(words) or (bool(words) and words[0] in _NEGATING)
+            or not values.isdisjoint(_NEXT_WORD.findall(clause))):
+        return True
+    sorts = (not values.isdisjoint(words) or not verdicts.isdisjoint(words[1:])
+             or not _NEGATING.isdisjoint(words))
+    return sorts and not (section and _names_a_class(words))
+
+
+def _counts_a_quantity(named: str) -> bool:
+    """Whether a title's name holds a number with a unit, a currency or "%" ("**2-Year Warranty**",
+    "**Full Refund Within 60 Days**"): "**Step 1: Log In**", "**Day 1 — Arrival**" and "**Top 3 Things to
+    Know**" number or count their sections, and read as claims they were flagged (a review); a step's
+    label split off left "Log In**" a claim of its own."""
+    return any(map(str.isdigit, named)) and bool(profile(named).units)
+
+
+_PLURAL_NOT = ("ss", "us", "is")
+"""Endings of a word in "s" that is no plural ("Access", "Bonus", "Analysis")."""
+
+
+def _names_a_class(words: list[str]) -> bool:
+    """Whether a title's noun, before any preposition, negation or verdict after it, is plural, its values
+    and verdicts set aside: "included amenities", "payment methods accepted", "items not covered",
+    "services available on request" name the class its section lists. "Free lifetime warranty", "lifetime
+    warranty included" and "free return shipping on every order" state what one thing is."""
+    noun = ""
+    for at, word in enumerate(words):
+        if word in _JOINING or word in _NEGATING or (at and word in _VERDICTS):
+            break
+        if word not in _VALUES and word not in _VERDICTS:
+            noun = word
+    return len(noun) > 3 and noun.endswith("s") and not noun.endswith(_PLURAL_NOT)
 
 
 def _names_only(title: str, over_list: bool, joining: frozenset[str] = frozenset()) -> bool:

@@ -379,3 +379,43 @@ def test_a_list_item_stating_a_value_over_nested_items_is_a_claim() -> None:
 ], ids=["statement", "title", "header-row"])
 def test_a_line_over_a_rule_is_a_title_unless_it_states_what_holds(answer: str, expected: list[str]) -> None:
     assert claims(scored(answer)) == expected
+
+
+@pytest.mark.parametrize("answer", [
+    "**Step 1: Log In**\nExchanges are free of charge.",
+    "**Option 1: Cancel Early**\nExchanges are free of charge.",
+    "**Day 1**\nExchanges are free of charge.",
+    "**Day 1 — Arrival**\nExchanges are free of charge.",
+    "**Top 3 Things to Know**\nExchanges are free of charge.",
+    "**Who Is Eligible**\nExchanges are free of charge.",
+    "**Payment Methods Accepted**\nExchanges are free of charge.",
+    "**Services Available On Request**\nExchanges are free of charge.",
+    "**Included Amenities**\n- Exchanges are free of charge.",
+    "**Items Not Covered**\n- Exchanges are free of charge.",
+    "**Things That Can't Be Returned**\n- Exchanges are free of charge.",
+    "- **Free Services**\n  - Exchanges are free of charge.",
+], ids=["step", "option", "day", "day-dash", "top-3", "who", "accepted", "available", "included",
+        "not-covered", "relative", "list-title"])
+def test_a_section_title_sorting_or_numbering_what_follows_stays_a_title(answer: str) -> None:
+    # A review found each flagged over its section: a step's or day's number, a count, a question word's
+    # clause, a relative clause, a plural class sorted by a value or a verdict. "**Step 1: Log In**" had
+    # left "Log In**" a claim, read with the line under it.
+    assert claims(scored(answer)) == ["Exchanges are free of charge."]
+
+
+@pytest.mark.parametrize("title", ["Full Refund Within 60 Days", "2-Year Warranty",
+                                   "Gift Cards Can Be Returned Within 90 Days", "No Pets",
+                                   "Free Cancellation", "What's Not Covered"])
+def test_a_title_stating_a_quantity_a_verb_or_one_things_value_stays_a_claim(title: str) -> None:
+    # A number with a unit, a verb, a leading negation, a value of one thing (a singular noun), a question
+    # word's clause with a negation: each says what holds, over a section or not.
+    assert claims(scored(f"**{title}**\nExchanges are free of charge.")) == [
+        f"**{title}**", "Exchanges are free of charge."]
+    assert claims(scored(f"Exchanges are free of charge.\n\n**{title}**")) == [
+        "Exchanges are free of charge.", f"**{title}**"]
+
+
+def test_a_plural_sorted_by_a_value_is_a_claim_with_nothing_under_it() -> None:
+    # Only over its section does "**Included Amenities**" title one.
+    assert claims(scored("Exchanges are free of charge.\n\n**Included Amenities**")) == [
+        "Exchanges are free of charge.", "**Included Amenities**"]
