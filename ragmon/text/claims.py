@@ -558,12 +558,28 @@ def _lead_in(sentence: str) -> bool:
     holds (`_VERDICT_IN_BOLD`). Cut off, each was a claim of its own no page holds, a review found, where
     "**Clearance items are final sale.**" states what it says; so do "**Free pickup.**", "**No fees.**"
     and "**Store credit only.**", which, read with the supported sentence after them, passed on its
-    words."""
-    return (len(read_terms(sentence)[0]) < _LEAD_IN_TERMS and not any(char.isdigit() for char in sentence)
-            and _VERDICT_IN_BOLD.isdisjoint(_NEXT_WORD.findall(normalise(sentence))))
+    words. A question or filler is still a lead-in with them (`_asks_or_fills`)."""
+    if len(read_terms(sentence)[0]) >= _LEAD_IN_TERMS or any(char.isdigit() for char in sentence):
+        return False
+    words = _NEXT_WORD.findall(normalise(sentence))
+    return _VERDICT_IN_BOLD.isdisjoint(words) or _asks_or_fills(sentence, words)
+
+
+def _asks_or_fills(sentence: str, words: list[str]) -> bool:
+    """Whether a short bold sentence holding a negation, "only" or "full" (`_VERDICT_IN_BOLD`) asks, or
+    says them of filler only (`_FILLER_IN_BOLD`), and holds no other value or verdict (`_ASSERTING`): "**No
+    worries.**", "**Not yet sure?**", "**Full details.**" and "**Only partly.**" lead in, and cut off,
+    each was flagged (a review). "**No fees.**", "**Not allowed.**" and "**Free pickup.**" say what holds."""
+    if not _ASSERTING.isdisjoint(word for word in words if word != "full"):
+        return False
+    return sentence.rstrip("*_ ").endswith("?") or all(
+        word in _VERDICT_IN_BOLD or word in _FILLER_IN_BOLD for word in words)
 
 
 _LEAD_IN_TERMS = 3
+_FILLER_IN_BOLD = wordset("worries worry problem problems quite exactly yet sure really details answer "
+                          "partly rush doubt")
+"""Words a short bold lead-in says "no", "not", "only" or "full" of, stating nothing (`_asks_or_fills`)."""
 
 
 _INERT_AFTER_PERIOD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")

@@ -1151,6 +1151,18 @@ def test_inches_and_a_rates_period_end_no_sentence(answer: str, sentences: list[
      ["**No fees.**", "Your plan covers two repairs a year."]),
     ("**Store credit only.** Your plan covers two repairs a year.",
      ["**Store credit only.**", "Your plan covers two repairs a year."]),
+    ("**Not allowed.** Your plan covers two repairs a year.",
+     ["**Not allowed.**", "Your plan covers two repairs a year."]),
+    # A question, or a negation, "only" or "full" said of filler, still leads in: cut off, each was flagged
+    # (a review).
+    ("**No worries.** Your plan covers two repairs a year.",
+     ["**No worries.** Your plan covers two repairs a year."]),
+    ("**Not yet sure?** Your plan covers two repairs a year.",
+     ["**Not yet sure?** Your plan covers two repairs a year."]),
+    ("**Full details.** Your plan covers two repairs a year.",
+     ["**Full details.** Your plan covers two repairs a year."]),
+    ("**Only partly.** Your plan covers two repairs a year.",
+     ["**Only partly.** Your plan covers two repairs a year."]),
     # An abbreviation in bold still ends none.
     ("Ask **Dr.** Smith about the **Model No.** 5 unit. It ships today.",
      ["Ask **Dr.** Smith about the **Model No.** 5 unit.", "It ships today."]),
