@@ -1003,6 +1003,17 @@ _MOST_FOOTNOTES = 64
 hostile block of thousands had made the search quadratic."""
 
 
+_USE_OF_SOURCE = deferred(
+    r"[-–—:(,;][ \t]*+(?:used (?:for|in|to)|for|about|covers|covering|regarding)\b[^,;)\n]{0,200}|\b(?:this|"
+    r"that|which|it|the (?:relevant |main |key )?(?:parts?|sections?|passages?|pages?|document|source|one))"
+    r"[ \t]+(?:is|was|are|were)\b", re.IGNORECASE)
+"""What a source's entry says of its use or of itself, not of what holds: "d1 (Hotel guest information) –
+used for check-out times and the free shuttle", "Returns policy: the relevant part is the refund section"
+had been flagged (a review). A clause after a comma or semicolon is still read ("- Gift card FAQ: for
+members, refunds are free"), and so is a verb the source's name is not the subject of ("..., which also
+says return shipping is free")."""
+
+
 def _states_beside_source(text: str) -> bool:
     """Whether a line or a note read as naming a source (an entry under "Sources:", a "[^1]: ..."
     definition, a closing footnote, a "(Source: ...)" note, the text after "Source:") states what holds
@@ -1013,7 +1024,9 @@ def _states_beside_source(text: str) -> bool:
     "Sources:", "Source: Returns Policy, which also says return shipping is free.", "(Source: Returns
     Policy; restocking fee waived for members)", "[2] Gift card FAQ - refunds to store credit within 60
     days". A source's name, its id, page, section or year ("- Returns Policy (doc-1)", "[1]: policy.pdf",
-    "KB-1234, p. 3", "Fuentes: es-shipping") holds none. Asked only of what those patterns matched."""
+    "KB-1234, p. 3", "Fuentes: es-shipping") holds none; nor does what it was used for or the part cited
+    (`_USE_OF_SOURCE`). Asked only of what those patterns matched."""
+    text = _USE_OF_SOURCE.sub(" ", text)
     small = [word for word in _NEXT_WORD.findall(text) if word.islower()]
     return (not _AUXILIARIES.isdisjoint(_NEXT_WORD.findall(normalise(text)))
             or not _ASSERTING.isdisjoint(small)

@@ -130,3 +130,15 @@ def test_what_a_courtesy_takes_for_granted_is_read_at_once(text: str, found: str
     # offers and questions of any length: each of these took under 0.2 s a pattern.
     assert printed("from ragmon.text.abstention import carries_a_fact, takes_for_granted; "
                    f"text = {text}; print(carries_a_fact(text), takes_for_granted(text))") == f"{found}\n"
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("'- ' * 50_000", "False"),  # separators, no use after them (`_USE_OF_SOURCE`)
+    ("'- used for ' + 'free ' * 20_000", "True"),  # a use cut at 200 characters, the rest read
+    ("'the relevant ' * 30_000 + 'part is'", "False"),  # "the relevant" again and again, the part cited
+    ("'this ' * 50_000 + 'x'", "False"),
+])
+def test_what_a_source_was_used_for_is_read_at_once(text: str, found: str) -> None:
+    # `_states_beside_source` runs on every line of a list of sources.
+    assert printed("from ragmon.text.claims import _states_beside_source; "
+                   f"text = {text}; print(_states_beside_source(text))") == f"{found}\n"

@@ -248,6 +248,16 @@ def test_a_list_of_the_answers_sources_is_no_claim(answer: str) -> None:
     assert texts(answer) == ["Refunds take 30 days."]
 
 
+def test_what_a_source_was_used_for_or_the_part_cited_is_no_claim() -> None:
+    # A value after "used for", a verb whose subject is the part cited: each had been flagged (a review).
+    for entry in ("- d1 (Hotel guest information) – used for check-out times and the free shuttle",
+                  "- Returns policy: the relevant part is the refund section"):
+        assert texts(f"Refunds take 30 days.\n\nSources:\n{entry}") == ["Refunds take 30 days."]
+    # A clause after a comma is read again, and what the source says is a claim.
+    assert texts("Refunds take 30 days.\n\nSources:\n- Gift card FAQ: for members, refunds are free")[-1] == (
+        "Gift card FAQ: for members, refunds are free")
+
+
 @pytest.mark.parametrize(("answer", "claim"), [
     ("Refunds take 30 days.[^1]\n\n[^1]: Return shipping is free for all orders.",
      "[^1]: Return shipping is free for all orders."),
