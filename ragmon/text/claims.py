@@ -1219,9 +1219,13 @@ def _cjk_item(text: str, lines: Sequence[tuple[int, int]], at: int) -> bool:
     text under it ("一、退款政策\n退款在..."); read as titles, a list written without "。" was skipped
     whole, and a made-up item in it ("二、签收后60天内可申请退货" under the page's 30 days) was never
     checked. The numeral is then the item's marker (`_CJK_MARKER`). A chapter's title ("第一章 ...")
-    stays one."""
-    return _CJK_ITEM.match(text, *lines[at]) is not None and (
-        at + 1 == len(lines) or _CJK_ITEM.match(text, *lines[at + 1]) is not None)
+    stays one, and so does a last line after a line of text, not an item ("...退货。\n\n三、其他说明": read
+    as an item, a review found it flagged)."""
+    if _CJK_ITEM.match(text, *lines[at]) is None:
+        return False
+    if at + 1 == len(lines):
+        return at > 0 and _CJK_ITEM.match(text, *lines[at - 1]) is not None
+    return _CJK_ITEM.match(text, *lines[at + 1]) is not None
 
 
 def _opening(text: str, pos: int, end: int, lines: Sequence[tuple[int, int]] = (), at: int = 0) -> int:

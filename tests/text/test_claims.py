@@ -933,6 +933,13 @@ def test_chinese_and_japanese_answer_formats(answer: str, expected: list[str]) -
     assert_offsets(answer)
 
 
+def test_a_section_title_on_a_chinese_answers_last_line_is_no_item() -> None:
+    # After a line of text, not an item, "三、其他说明" titles a section: read as an item, it was flagged (a
+    # review). After an item it is the list's last one.
+    assert texts("签收后30天内可申请退货。\n\n三、其他说明") == ["签收后30天内可申请退货。"]
+    assert texts("二、签收后30天内可申请退货\n三、其他说明") == ["签收后30天内可申请退货", "其他说明"]
+
+
 def test_a_made_up_item_of_a_chinese_list_without_full_stops_is_checked() -> None:
     # Read as section titles, both items were skipped and the made-up 60 days never checked.
     page = Context("returns", "商品签收后30天内可申请退货。")
