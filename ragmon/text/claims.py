@@ -1464,7 +1464,21 @@ def _states_a_value(lead_in: str) -> bool:
     if wide(lead_in) and any(word in lead_in for word in _LEAD_IN_VALUES):
         return True
     words = _NEXT_WORD.findall(normalise(lead_in))
-    return not _LEAD_IN_STATED.isdisjoint(words) and _ASKING.isdisjoint(words[:_ASKING_REACH])
+    return (not _LEAD_IN_STATED.isdisjoint(words) and _ASKING.isdisjoint(words[:_ASKING_REACH])
+            and not _bare_label(words))
+
+
+def _bare_label(words: list[str]) -> bool:
+    """Whether a lead-in is a label its value opens, of at most `_LONGEST_BARE_LABEL` words and naming no
+    subject (`_DETERMINERS`, `_QUANTIFIERS`): "Excluded from coverage:", "Included:" title their items, and
+    read as claims, their words no page holds were flagged (a review). "Included with every room:" says of
+    what."""
+    return (0 < len(words) <= _LONGEST_BARE_LABEL and words[0] in _LEAD_IN_STATED
+            and _DETERMINERS.isdisjoint(words) and _QUANTIFIERS.isdisjoint(words))
+
+
+_LONGEST_BARE_LABEL = 3
+_QUANTIFIERS = wordset("every all each any")
 
 
 def _is_claim(sentence: str, edge: bool) -> bool:

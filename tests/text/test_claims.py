@@ -821,6 +821,18 @@ def test_a_lead_in_naming_what_follows_is_no_claim_with_a_value_or_without(lead_
     assert verdicts(f"{lead_in}\n- Clearance items") == [("Clearance items", True)]
 
 
+@pytest.mark.parametrize("lead_in", ["Excluded from coverage:", "Included:"])
+def test_a_bare_label_a_value_opens_is_a_lead_in(lead_in: str) -> None:
+    # No subject, at most three words: a label of the items under it. Read as a claim, its words no page
+    # holds were flagged (a review).
+    assert verdicts(f"{lead_in}\n- Clearance items", GIFT_CARDS) == [("Clearance items", True)]
+
+
+def test_a_label_saying_of_what_its_value_holds_is_checked() -> None:
+    assert verdicts("Included with every room:\n- Clearance items", GIFT_CARDS) == [
+        ("Included with every room:", False), ("Clearance items", True)]
+
+
 @pytest.mark.parametrize("answer", [
     "**Step 1:** Return most items within 30 days of delivery.\n**Step 2:** Items must be unused.",
     "**1.** Return most items within 30 days of delivery.\n**2.** Items must be unused.",
