@@ -10,7 +10,7 @@ from ragmon.text import european, european_courtesy
 from ragmon.text.cache import wide
 from ragmon.text.deferred import deferred
 from ragmon.text.numbers import NUMBER_WORDS
-from ragmon.text.terms import normalise, opposite, profile
+from ragmon.text.terms import normalise, opposite, profile, wordset
 from ragmon.text.verdicts import VERDICTS
 
 SOURCE_NOUN = r"(?:context|contexts|document|documents|documentation|passage|passages|source|sources|text|" \
@@ -1082,13 +1082,43 @@ versandkostenfrei, viel Spaß beim Einkaufen!") and Chinese and Japanese, which 
 ("所有订单均免运费，祝您购物愉快！", all orders ship free). Not "Thanks for counting on us!"."""
 _THAT_CLAUSE = deferred(
     r"(?<=\w )(?:that|sorry|apologi[sz]e)\s(?!(?:you|you're|you've|i|i'm|i've|we|this|that|it|it's|there)"
-    r"\b)[\w'-]++(?:\s[\w'-]++){0,3}\s(?:is|are|isn't|aren't|won't|will|must|can't|cannot|has to|have to|"
-    r"need to|needs to|voids?|gets?)\b(?! [a-z]+ing\b)")
+    r"\b)[\w'-]++(?:\s[\w'-]++){0,3}\s(?P<verb>is|are|isn't|aren't|won't|will|must|can't|cannot|has to|"
+    r"have to|need to|needs to|voids?|gets?)\b(?! [a-z]+ing\b)")
 """A clause of a subject other than the user, the assistant or the thing just said, with a verb of its own:
 "I'm sorry that liquid spills void the warranty.", "That's great news that theft and loss are reimbursed
 in full!", "I'm really sorry the warranty won't cover the charger."; not "I'm sorry to hear that." nor
 "I'm sorry you've been dealing with this.", nor what is going on for the user, which they told: "I'm sorry
-your mum is finding them difficult."."""
+your mum is finding them difficult."; and only with a verb of a rule or a policy's word after its verb
+(`_states_in_a_clause`)."""
+_POLICY_WORDS = VERDICTS | wordset(
+    "void voids voided cover cost costs charge charges charged free full unlimited lifetime")
+"""What a clause of `_THAT_CLAUSE` must say after its verb to state a fact a page must hold: a verdict, a
+value or a cost ("... void the warranty", "... are reimbursed in full", "... won't cover the charger"). Any
+clause had been one, and sympathy or thanks for what the user told (the commonest courtesy of a support
+bot) was flagged as a made-up fact: "I'm sorry to hear your package is late.", "I hope that the information
+is helpful!", "Thanks for confirming that the address is correct.", "I'm sorry your dog can't come along."."""
+_CLAUSE_END = deferred(r"[,;:!?.()\u2013\u2014]| - ")
+"""Where the clause's predicate ends: "I'm sorry the room isn't ready yet — feel free to leave your bags"
+says no "free" of the room."""
+_WORDS = deferred(r"[a-z]+")
+
+
+_OBLIGATIONS = frozenset(("must", "has to", "have to", "need to", "needs to"))
+"""The verbs of `_THAT_CLAUSE` that state a rule whatever follows: "I'm sorry that checked bags must be
+prepaid online.", "I'm sorry that dogs have to stay in the outdoor kennel."."""
+
+
+def _states_in_a_clause(low: str) -> bool:
+    """Whether `low` holds a clause of `_THAT_CLAUSE` whose verb states a rule (`_OBLIGATIONS`) or whose
+    predicate, to its end (`_CLAUSE_END`), says a word of `_POLICY_WORDS`."""
+    clause = _THAT_CLAUSE.search(low)
+    if clause is None:
+        return False
+    if clause["verb"] in _OBLIGATIONS:
+        return True
+    end = _CLAUSE_END.search(low, clause.start("verb"))
+    predicate = low[clause.start("verb"):end.start() if end is not None else len(low)]
+    return not _POLICY_WORDS.isdisjoint(_WORDS.findall(predicate))
 
 
 def carries_a_fact(low: str) -> bool:
@@ -1100,7 +1130,7 @@ def carries_a_fact(low: str) -> bool:
     read as a claim, supported where the page states what it takes for granted. Not `_PRESUMED`, which
     reads German ", das" as a relative clause: "Ich hoffe, das bringt Sie weiter." is a courtesy."""
     return (_holds_a_property(low) or _GRANTED.search(low) is not None
-            or _SPELLED_COUNT.search(low) is not None or _THAT_CLAUSE.search(low) is not None
+            or _SPELLED_COUNT.search(low) is not None or _states_in_a_clause(low)
             or ((states_a_verdict(low) or _DENIES_A_VERDICT.search(low) is not None)
                 and _ABOUT_THE_ANSWER.search(low) is None))
 

@@ -1089,3 +1089,46 @@ def test_a_courtesy_taking_for_granted_what_the_page_states_is_supported() -> No
         [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
         assert [verdict.supported for verdict in result.verdicts
                 if verdict.claim.text.startswith("Enjoy")] == [supported]
+
+
+@pytest.mark.parametrize("sentence", [
+    # Sympathy or thanks for what the user told, the commonest courtesy of a support bot: any clause of its
+    # own had made one a claim, flagged as a made-up fact (a review of the red team's fixes).
+    "I'm sorry to hear your package is late.",
+    "I'm sorry your order is late!",
+    "Sorry to hear that your package is late!",
+    "I hope that the information is helpful!",
+    "Thanks for confirming that the address is correct.",
+    "Thanks for flagging that the blender is broken.",
+    "I'm sorry the room is not ready yet.",
+    "I'm sorry the timing is tight with your flight.",
+    "I'm sorry your dog can't come along.",
+    "Sorry that the answer isn't more complete!",
+    "I'm sorry the room isn't ready yet — feel free to leave your bags at the front desk.",  # "free" after it
+])
+def test_a_clause_of_what_the_user_told_in_a_courtesy_stays_no_claim(sentence: str) -> None:
+    assert split_claims(sentence) == ()
+    assert around(sentence) == list(AROUND)
+
+
+@pytest.mark.parametrize("sentence", [
+    # A clause with a verdict, a value or a cost after its verb is a fact a page must hold.
+    "I'm sorry that liquid spills void the warranty.",
+    "That's great news that theft and loss are reimbursed in full!",
+    "I'm really sorry the warranty won't cover the charger.",
+    "I'm sorry that pets aren't allowed!",
+    "I'm sorry that liquid damage isn't covered.",
+    "I'm sorry the late check-out is charged extra.",
+    "I'm sorry that checked bags must be prepaid online.",  # a rule, whatever its predicate
+    "I'm sorry that dogs have to stay in the outdoor kennel.",
+])
+def test_a_clause_stating_a_verdict_or_a_cost_in_a_courtesy_is_a_claim(sentence: str) -> None:
+    assert [claim.text for claim in split_claims(sentence)] == [sentence]
+    assert sentence in around(sentence)
+
+
+def test_a_clause_of_what_the_user_told_ending_an_answer_stays_no_claim() -> None:
+    # The wrapper model's sentences are held to `carries_a_fact` too: at an answer's edge it was a claim.
+    sentence = "Glad to hear that the booking is confirmed!"
+    assert split_claims(sentence) == ()
+    assert [claim.text for claim in split_claims(f"{AROUND[0]} {sentence}")] == [AROUND[0]]

@@ -117,7 +117,9 @@ def test_times_of_a_day_are_read_at_once(text: str, read: str) -> None:
 
 @pytest.mark.parametrize(("text", "found"), [
     ("'sorry that ' + 'a ' * 50_000 + 'x'", "False False"),  # a clause's words, no verb of `_THAT_CLAUSE`
-    ("'i am sorry that ' + 'a' * 100_000 + ' is'", "True False"),  # one long word before its verb
+    ("'i am sorry that ' + 'a' * 100_000 + ' is void'", "True False"),  # one long word before its verb
+    ("'sorry that the fee is ' + 'x ' * 50_000 + 'void'", "True False"),  # a long predicate (`_POLICY_WORDS`)
+    ("'sorry that the fee is x' + ' -' * 50_000", "False False"),  # the predicate's end (`_CLAUSE_END`)
     ("'that ' * 50_000", "False False"),
     ("'two ' * 50_000 + 'x'", "False False"),  # number words, none before a unit (`_SPELLED_COUNT`)
     ("'enjoy two ' + 'a' * 100_000 + ' nights'", "True True"),
