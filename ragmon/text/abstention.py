@@ -353,10 +353,22 @@ def _cue_declines(low: str) -> bool:
     """Whether one of `_CUES` is in `low`, or one of `_BARE_CUES` with a refuser beside it (`_REFUSER`), in a
     sentence opening with a pronoun for what was asked (`_OPENER`) or as a terse refusal (`_TERSE`)."""
     found = _ABSTENTION.search(low)
-    if (found is None or found["bare"] is None or _terse(low)
-            or ((opening := _OPENER.match(low)) is not None and opening.end() == found.start())):
+    if found is None or found["bare"] is None or _terse(low) or _said_of_the_asked(low, found):
         return found is not None
     return _past_the_bare(low, found, _ABSTENTION, _REFUSER)
+
+
+def _said_of_the_asked(low: str, found: re.Match[str]) -> bool:
+    """Whether the bare cue `found` is said of what was asked: of a pronoun for it (`_OPENER`), wherever the
+    sentence goes on; of a subject with "the" ("The gym fee can't be confirmed."), or of any subject
+    "from this" (`_ENDS_THERE`), only where the sentence ends there: "The reservation can't be confirmed
+    without a card." and "Same-day bookings cannot be confirmed." state a rule."""
+    opening = _OPENER.match(low)
+    said = opening is not None and opening.end() == found.start()
+    if opening is not None and said and opening["subject"] is None:
+        return True
+    rest = _ENDS_THERE.match(low, found.end())
+    return rest is not None and (said or rest["given"] is not None)
 
 
 def _european_declines(low: str) -> bool:
@@ -389,24 +401,38 @@ def _past_the_bare(low: str, found: re.Match[str], cues: re.Pattern[str], refuse
 _REFUSER = deferred(
     r"\b(?:(?:i'm|i've|i'd|i(?!'))(?! (?:think|believe|guess|suspect|assume|understand|know|recall|"
     r"remember|heard|read|told|been told|sure|certain|confident|aware|pretty|fairly|quite)\b)|me|"
-    r"my(?! (?:understanding|guess|impression|sense|belief)\b)|" + SOURCE_NOUN + r"|mentioned|given|"
+    r"my(?! (?:understanding|guess|impression|sense|belief)\b)|" + SOURCE_NOUN + r"|(?:mentioned|given|"
     r"provided|available|specified|listed|included|described|discussed|addressed|supplied|stated|known|"
-    r"found|question|answer|to (?:say|tell|determine|confirm|know|judge|be sure))\b")
-"""Who refuses beside a bare cue: the answerer ("I", "my"), the sources, a word of their giving or not
-("No information is given about pets.", "No details are available on parking.", "No relevant information
-was found."), or the answering itself ("Not enough information is given to say.", "There is no evidence
-to answer the question."). Not the answerer believing or being told ("I think no data is sold.", "My
-understanding is ..."): a claim hedged; nor "we", "our" or "us", a company telling its practice ("No data
-is passed on outside our group."), nor "shared" or "shown", what a privacy page says of data."""
+    r"found)(?! to (?!(?:say|tell|determine|confirm|know|judge|be sure|answer)\b)| (?:on|in|with) (?:your|"
+    r"their|our|his|her)\b)|could be located|question|answer|to (?:say|tell|determine|confirm|know|judge|"
+    r"be sure))\b")
+"""Who refuses beside a bare cue: the answerer ("I", "my"), the sources, a word of their giving or finding
+or not ("No information is given about pets.", "No details are available on parking.", "No relevant
+information was found.", "No information about the gym could be located."), or the answering itself ("Not
+enough information is given to say.", "There is no evidence to answer the question."). Not the answerer
+believing or being told ("I think no data is sold.", "My understanding is ..."): a claim hedged; nor "we",
+"our" or "us", a company telling its practice ("No data is passed on outside our group."), nor "shared" or
+"shown", what a privacy page says of data; nor a word of giving to a party or on the user's things: "No
+details are provided to advertisers.", "No details are listed on your public profile." state a practice."""
 _OPENER = deferred(
-    r"[\W_]*(?:(?:unfortunately|sorry|however)[\W_]+)?(?:(?:it|this|that|which)(?: is| was|'s)?|whether "
+    r"[\W_]*(?:(?:unfortunately|sorry|however|regrettably)[\W_]+)?(?:(?:regarding|as for|as to|about) "
+    r"[^.,;:!?]{1,40}, )?(?:(?:[^.;:!?]{1,80}?,? so )?(?:(?:it|this|that|which)(?: is| was|'s)?|whether "
     r"[^.,;:!?]{1,80}?) (?=(?:cannot|can't|can not|unable|insufficient|not (?:enough|sufficient|"
-    r"adequate))\b)")
+    r"adequate))\b)|(?P<subject>(?:the|its) [^\d.,;:!?]{1,50}?) (?=(?:cannot|can't|can not) be\b))")
 """What opens a sentence before its bare cue when the cue is said of a pronoun for what was asked: "It
 cannot be determined from what I have.", "This can't be confirmed.", "That is not enough information to go
-on.", "Whether the fee applies cannot be determined.". Only right before a cue that is a predicate: "It
-seems there is no evidence that ..." asserts, and so does "Doc-1: no data is sold." (`ragmon.text.cited_ids`
-reads an id as "it", and the colon out)."""
+on.", "Whether the fee applies cannot be determined.", after an apology, a topic ("Regarding the gym, that
+can't be determined.") or a reason ("Nothing is said about the gym, so whether there is one can't be
+confirmed."); or of a subject with "the" (group "subject"), which `_said_of_the_asked` reads further.
+Only right before a cue that is a predicate: "It seems there is no evidence that ..." asserts, and so does
+"Doc-1: no data is sold." (`ragmon.text.cited_ids` reads an id as "it", and the colon out)."""
+_ENDS_THERE = deferred(
+    r"(?P<given> (?:from|based on) (?:this|that|these|those|it|here)| (?:from|based on) what\b[^.!?]{0,80}|"
+    r" here)?(?: (?:yet|for now|for sure|for certain|at (?:this|the) (?:time|moment)))?[\W_]*$")
+"""The end of a sentence after "cannot be determined" that makes it a refusal: none, or where it cannot be
+("Gym opening hours can't be determined from this."). Said of a subject with "the", a bare cue had read
+as a claim unless a refuser stood beside it: "The exact gym hours cannot be determined.", "Sorry — the gym
+fee cannot be confirmed."."""
 _TERSE = deferred(
     r"[\W_]*(?:(?:unfortunately|sorry|however)[\W_]+)?(?:(?:cannot|can't|can not) be (?:determined|answered|"
     r"found|inferred|confirmed)|unable to (?:answer|determine|find))\b"

@@ -285,10 +285,12 @@ REFUSER = deferred(
     r"\bj'|\b(?:je|moi|yo|tengo|io|ho|eu|tenho|ich|mir|" + _TEXTS + r"|disponibles?|disponibil[ei]|"
     r"disponíve(?:l|is)|fourni(?:e|s|es)?|fornit[oaie]|fornecid[ao]s?|proporcionad[ao]s?|facilitad[ao]s?|"
     r"mentionnée?s?|mencionad[ao]s?|menzionat[oaie]|indiquée?s?|indicad[ao]s?|indicat[oaie]|précisée?s?|"
-    r"especificad[ao]s?|specificat[oaie]|trouvée?s?|encontrad[ao]s?|trovat[oaie])(?!\w)")
+    r"especificad[ao]s?|specificat[oaie]|trouvée?s?|encontrad[ao]s?|trovat[oaie]|mencionan?|mencionam|"
+    r"menzionan?o?|mentionnen?t?)(?!\w)")
 """Who refuses beside a bare "no information" in `DECLINES`: the answerer ("Je n'ai trouvé aucune
 information sur ..."), the sources, or a word of their giving or finding ("**Contrassegno:** nessuna
-informazione disponibile.", "Ninguna información proporcionada menciona ..."). Not "nous", "nosotros",
+informazione disponibile.", "Ninguna información proporcionada menciona ..."), or of their mentioning it
+("Lamentablemente, ninguna información menciona el gimnasio."). Not "nous", "nosotros",
 "noi" or "nós": a company telling its practice."""
 TERSE = deferred(
     r"[\W_]*(?:(?:malheureusement|désolée?|lamentablemente|lo siento|purtroppo|mi dispiace|infelizmente|"

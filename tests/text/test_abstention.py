@@ -1132,3 +1132,55 @@ def test_a_clause_of_what_the_user_told_ending_an_answer_stays_no_claim() -> Non
     sentence = "Glad to hear that the booking is confirmed!"
     assert split_claims(sentence) == ()
     assert [claim.text for claim in split_claims(f"{AROUND[0]} {sentence}")] == [AROUND[0]]
+
+
+@pytest.mark.parametrize("refusal", [
+    # Honest refusals a bare cue had read as claims (a review of the red team's fixes): "cannot be
+    # determined" said of a subject with "the", after an apology, a topic or a reason, or "from this";
+    # "could be located"; a source's mentioning in Spanish.
+    "The exact gym hours cannot be determined.",
+    "The gym fee can't be confirmed.",
+    "Sorry — the gym fee cannot be confirmed.",
+    "Regarding the gym, that can't be determined.",
+    "Gym opening hours can't be determined from this.",
+    "Nothing is said about the gym, so whether there is one can't be confirmed.",
+    "No information about the gym could be located.",
+    "Lamentablemente, ninguna información menciona el gimnasio.",
+])
+def test_a_bare_cue_said_of_what_was_asked_is_a_refusal_inside_an_answer(refusal: str) -> None:
+    assert is_abstention(refusal)
+    assert around(refusal) == list(AROUND)
+
+
+@pytest.mark.parametrize("claim", [
+    # The same cue stating a rule: a subject with no "the", or a sentence going on past it.
+    "Bookings made through travel agents cannot be confirmed at the embassy.",
+    "Same-day bookings cannot be confirmed.",
+    "Your booking cannot be confirmed until payment is received.",
+    "The reservation can't be confirmed without a card.",
+    "No data is passed to insurers.",
+    # A word of giving to a party or on the user's things: a practice, not the sources' silence.
+    "No details are provided to advertisers.",
+    "No details are listed on your public profile.",
+])
+def test_a_bare_cue_stating_a_rule_or_a_practice_is_a_claim(claim: str) -> None:
+    assert not is_abstention(claim)
+    assert around(claim) == [AROUND[0], claim, *AROUND[1:]]
+
+
+@pytest.mark.parametrize("refusal", [
+    "No details are available on parking.", "No details are given on the gym.",
+    "No information is provided to me.",
+])
+def test_a_word_of_giving_on_a_topic_is_still_a_refuser(refusal: str) -> None:
+    assert is_abstention(refusal)
+    assert around(refusal) == list(AROUND)
+
+
+def test_a_practice_in_a_bare_cues_words_is_judged_against_its_page() -> None:
+    # "We value your privacy." says nothing of advertisers: flagged at 816c0f9, then dropped as a refusal.
+    page = Context("c1", "We value your privacy.")
+    example = Example("q1", "Do you share my details?", (page,), "No details are provided to advertisers.")
+    [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
+    assert [(verdict.claim.text, verdict.supported) for verdict in result.verdicts] == [
+        ("No details are provided to advertisers.", False)]

@@ -60,6 +60,12 @@ def claim_spans(text: str) -> str:
     ('"," * 100_000 + "insufficient information is x."', [(0, 100_030)]),
     ('"It " * 30_000 + "cannot be confirmed."', [(0, 90_020)]),
     ('"Whether " + "a " * 50_000 + "cannot be confirmed."', [(0, 100_028)]),
+    # Nor a subject with "the", a topic or a reason too long before it, nor where it cannot be too long
+    # after it (`_OPENER`, `_ENDS_THERE`).
+    ('"The " + "a " * 50_000 + "cannot be confirmed."', [(0, 100_024)]),
+    ('"Regarding " + "a " * 50_000 + ", that cannot be confirmed."', [(0, 100_037)]),
+    ('"a, so " * 20_000 + "it cannot be confirmed."', [(0, 120_023)]),
+    ('"X cannot be determined from what " + "a " * 50_000 + "."', [(0, 100_034)]),
     # "No information about" and a topic read to its end for a verb, and many short openings and commas
     # before it: claims, a verb after the topic ("is x") and no refusal where the opening is too long.
     ('"No information about " + "the fee " * 20_000 + "is x."', [(0, 160_026)]),
