@@ -1047,13 +1047,16 @@ in each plan?", "Para saber si está incluido, contacta con el servicio de atenc
 
 
 _SPELLED_COUNT = deferred(
+    r"(?<!past )(?<!last )(?<!previous )(?<!over )(?<!after )(?<!waiting )(?<!waited )(?<!taken )(?<!took )"
     r"\b(?:" + "|".join(sorted(NUMBER_WORDS)) + r")(?:-| (?:[a-z]+ ){0,2})(?:years?|months?|weeks?|days?|"
     r"nights?|hours?|minutes?|bags?|visits?|sessions?|class(?:es)?|tickets?|pass(?:es)?|guests?|people|"
     r"persons?|users?|devices?|screens?|seats?|rooms?|meals?|drinks?|vouchers?|credits?|repairs?|"
     r"replacements?|installments?|instalments?)\b", re.IGNORECASE)
 """A number in words counting a unit or a thing ("your five-year warranty", "your two free nights", "your
 twelve free parking nights"): the digit gates read only [0-9], and "5-year" made a claim of what "five-year"
-left a courtesy. Not a number word alone ("... safe to take the two together")."""
+left a courtesy. Not a number word alone ("... safe to take the two together"), nor the user's own time,
+past or waited: "Thank you for your patience over the past two days.", "Thank you for waiting three days
+for a reply.", "I'm sorry it's taken two weeks to sort this out." had been flagged as made-up facts."""
 
 
 def takes_for_granted(sentence: str) -> bool:
@@ -1095,17 +1098,39 @@ _DENIES_A_VERDICT = deferred(
 accepted"), which `_STATES_A_VERDICT`'s copula misses."""
 _ABOUT_THE_ANSWER = deferred(
     r"^\W*(?:that|this|it)\b|^\W*(?:our|my|the) (?:resources|sources|documents|docs)\b|\b(?:in|by) "
-    r"(?:the|my|our) (?:[\w'-]+ ){0,2}(?:faq|documents?|guidance|context|sources?|information|docs|page)\b")
+    r"(?:the|my|our) (?:[\w'-]+ ){0,2}(?:faq|documents?|guidance|context|sources?|information|docs|page)\b"
+    r"|\b(?:covered|included|mentioned|addressed|answered) (?:here|above|below|in (?:this|my) (?:answer|"
+    r"reply|response|summary|message))\b")
 """A verdict of what the answer holds, not of the subject: "That isn't covered in the FAQ I'm working
-from." declines."""
+from." declines, and "For anything not covered here, please contact the front desk." points on."""
 _GRANTED = deferred(
-    r"\b(?:lifetime|unlimited|on the house|waived?|(?<!rely )(?<!relying )(?<!count )(?<!counting )"
-    r"(?<!depend )(?<!depending )(?<!chance )on us)\b|(?:kosten|gebühren|porto|versand|zuzahlungs)frei|"
-    r"免费|免費|免运费|免運費|包邮|包郵|無料|赠送|贈送")
+    r"\b(?:lifetime(?! (?:loyalty|custom|patronage)\b)|unlimited|on the house|waived?|(?<!rely )(?<!relying )"
+    r"(?<!count )(?<!counting )(?<!depend )(?<!depending )(?<!chance )(?<!call )(?<!calling )on us)\b|"
+    r"(?:kosten|gebühren|porto|versand|zuzahlungs)frei|免费|免費|免运费|免運費|包邮|包郵|無料|赠送|贈送")
 """What a thing costs or how long it lasts that `_PROPERTY` lacks: "Safe travels and enjoy the lounge on
 us!", "Thank you for choosing our lifetime warranty!", German compounds ("Ihre Bestellung ist
 versandkostenfrei, viel Spaß beim Einkaufen!") and Chinese and Japanese, which no word boundary splits
-("所有订单均免运费，祝您购物愉快！", all orders ship free). Not "Thanks for counting on us!"."""
+("所有订单均免运费，祝您购物愉快！", all orders ship free). Not "Thanks for counting on us!", "Feel free to
+call on us anytime!", "... thanks for your lifetime loyalty!"; nor asked about (`_grants`)."""
+
+
+_ASKS_IF = deferred(r"\b(?:whether|(?:ask|check|confirm|find out|see) if)\b")
+"""A question after what `_GRANTED` names; not `_ASKED_ABOUT`, whose "what" and German "was" ask nothing
+in "Hope you enjoyed dinner, it was on us!"."""
+
+
+def _grants(low: str) -> bool:
+    """Whether `low` says what a thing costs or how long it lasts (`_GRANTED`), not asking about it
+    (`_ASKS_IF`): "You may want to ask the front desk whether the late fee can be waived." points on."""
+    granted = _GRANTED.search(low)
+    return granted is not None and _ASKS_IF.search(low, 0, granted.start()) is None
+
+
+def _denies_a_verdict(low: str) -> bool:
+    """Whether `low` denies a verdict (`_DENIES_A_VERDICT`), not asking after one (`_ASKS_WHETHER`, as
+    `states_a_verdict` reads): "Feel free to reach out if your item isn't eligible." points on."""
+    denial = _DENIES_A_VERDICT.search(low)
+    return denial is not None and _ASKS_WHETHER.search(low, 0, denial.start()) is None
 _THAT_CLAUSE = deferred(
     r"(?<=\w )(?:that|sorry|apologi[sz]e)\s(?!(?:you|you're|you've|i|i'm|i've|we|this|that|it|it's|there)"
     r"\b)[\w'-]++(?:\s[\w'-]++){0,3}\s(?P<verb>is|are|isn't|aren't|won't|will|must|can't|cannot|has to|"
@@ -1149,16 +1174,15 @@ def _states_in_a_clause(low: str) -> bool:
 
 def carries_a_fact(low: str) -> bool:
     """Whether a courtesy or a pointer (normalised) takes for granted a fact a context must hold: what a thing
-    costs, holds or alone is (`_PROPERTY`, `_GRANTED`), a count in words (`_SPELLED_COUNT`), a verdict said
+    costs, holds or alone is (`_PROPERTY`, `_grants`), a count in words (`_SPELLED_COUNT`), a verdict said
     or denied of a subject, or a clause of its own (`_THAT_CLAUSE`). Its form had dropped it, and the fact
     in it went unchecked: "Enjoy the complimentary breakfast during your stay!", "For the free airport
     shuttle, you may want to contact the front desk.", "Goditi il parcheggio gratuito!". Such a sentence is
     read as a claim, supported where the page states what it takes for granted. Not `_PRESUMED`, which
     reads German ", das" as a relative clause: "Ich hoffe, das bringt Sie weiter." is a courtesy."""
-    return (_holds_a_property(low) or _GRANTED.search(low) is not None
+    return (_holds_a_property(low) or _grants(low)
             or _SPELLED_COUNT.search(low) is not None or _states_in_a_clause(low)
-            or ((states_a_verdict(low) or _DENIES_A_VERDICT.search(low) is not None)
-                and _ABOUT_THE_ANSWER.search(low) is None))
+            or ((states_a_verdict(low) or _denies_a_verdict(low)) and _ABOUT_THE_ANSWER.search(low) is None))
 
 
 _DIGIT = deferred("[0-9]")

@@ -1184,3 +1184,34 @@ def test_a_practice_in_a_bare_cues_words_is_judged_against_its_page() -> None:
     [result] = evaluate([example], LexicalJudge(), EvalConfig(bootstrap_samples=0)).results
     assert [(verdict.claim.text, verdict.supported) for verdict in result.verdicts] == [
         ("No details are provided to advertisers.", False)]
+
+
+@pytest.mark.parametrize("sentence", [
+    # A pointer past what the answer holds, or asking after a verdict, and the user's own time: each was
+    # flagged as a made-up fact (a review of the red team's fixes).
+    "For anything not covered here, please contact the front desk.",
+    "Please reach out if anything isn't covered in this answer.",
+    "Feel free to reach out if your item isn't eligible.",
+    "You may want to ask the front desk whether the late fee can be waived.",
+    "Thank you for your patience over the past two days.",
+    "Thanks for your patience over the last two days.",
+    "Thank you for waiting three days for a reply.",
+    "I'm sorry it's taken two weeks to sort this out.",
+    "Feel free to call on us anytime!",
+    "Happy shopping, and thanks for your lifetime loyalty!",
+])
+def test_a_courtesy_about_the_answer_a_question_or_the_users_time_stays_no_claim(sentence: str) -> None:
+    assert split_claims(sentence) == ()
+    # ending an answer, where the wrapper model reads it (`carries_a_fact` too)
+    assert [claim.text for claim in split_claims(f"{AROUND[0]} {sentence}")] == [AROUND[0]]
+
+
+@pytest.mark.parametrize("sentence", [
+    "Thanks for your patience during the two-week repair!",  # a count of the repair, not the user's wait
+    "Enjoy your two free nights at the resort!",
+    "Hope you enjoyed dinner, it was on us!",  # "was" asks nothing
+    "Sorry, the late fee can't be waived.",
+])
+def test_a_courtesy_granting_a_count_or_a_cost_outside_a_question_is_a_claim(sentence: str) -> None:
+    assert [claim.text for claim in split_claims(sentence)] == [sentence]
+    assert sentence in around(sentence)

@@ -130,6 +130,10 @@ def test_times_of_a_day_are_read_at_once(text: str, read: str) -> None:
     ("'two ' * 50_000 + 'x'", "False False"),  # number words, none before a unit (`_SPELLED_COUNT`)
     ("'enjoy two ' + 'a' * 100_000 + ' nights'", "True True"),
     ("'counting on us ' * 20_000", "False False"),  # "on us" after words it is no thing of (`_GRANTED`)
+    ("'whether ' * 50_000 + 'waived'", "False False"),  # asked about (`_grants`)
+    ("'if ' * 50_000 + \"isn't covered\"", "False False"),  # a denial asked after (`_denies_a_verdict`)
+    ("'over the past two days ' * 20_000", "False False"),  # the user's own time (`_SPELLED_COUNT`)
+    ("'covered ' * 50_000 + 'here'", "False False"),  # what the answer holds (`_ABOUT_THE_ANSWER`)
     ('"won\'t " * 50_000', "False False"),  # denials with no verdict after them
     ("'not covered in the ' + 'a ' * 50_000 + 'faq'", "True False"),  # a source too far from "in the"
 ])
