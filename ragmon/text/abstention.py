@@ -364,11 +364,12 @@ def _said_of_the_asked(low: str, found: re.Match[str]) -> bool:
     "from this" (`_ENDS_THERE`), only where the sentence ends there: "The reservation can't be confirmed
     without a card." and "Same-day bookings cannot be confirmed." state a rule."""
     opening = _OPENER.match(low)
-    said = opening is not None and opening.end() == found.start()
-    if opening is not None and said and opening["subject"] is None:
+    if opening is None or opening.end() != found.start():
+        opening = None
+    elif opening["subject"] is None:
         return True
     rest = _ENDS_THERE.match(low, found.end())
-    return rest is not None and (said or rest["given"] is not None)
+    return rest is not None and (opening is not None or rest["given"] is not None)
 
 
 def _european_declines(low: str) -> bool:
@@ -1152,6 +1153,7 @@ _CLAUSE_END = deferred(r"[,;:!?.()\u2013\u2014]| - ")
 """Where the clause's predicate ends: "I'm sorry the room isn't ready yet — feel free to leave your bags"
 says no "free" of the room."""
 _WORDS = deferred(r"[a-z]+")
+"""The words of a predicate, looked up in `_POLICY_WORDS`."""
 
 
 _OBLIGATIONS = frozenset(("must", "has to", "have to", "need to", "needs to"))
