@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from ragmon.text.deferred import deferred
 
-_UNITS = {
+_UNITS: dict[str, float] = {
     "zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
     "seventeen": 17, "eighteen": 18, "nineteen": 19, "dozen": 12,
@@ -51,13 +51,33 @@ _OTHER_TENS = {
 }
 """Their tens, to 90 where the word is one ("soixante-dix" is 70 below, `_TEENS_AFTER`; "quatre-vingts",
 two words, is not read). Portuguese "setenta" and "noventa" are Spanish's."""
-_NAMED = {"fortnight": 14, "noon": 12, "midnight": 12, "couple": 2}
-"""Words that name a number of days or an hour: "within a fortnight" is 14 days and "at noon" 12, where
-they had stated no number, and passed against a page's "30 days" and "11 am"; and "a couple of" two ("a
-couple of business days" had passed against 10; not "a couple", two people)."""
+CLOCK = 50_000_000.0
+"""What a time of a day is read as, plus hour x 100 + minutes (`_CLOCK`): no date nor likely quantity."""
+MIDNIGHT = CLOCK
+NOON = CLOCK + 1200
+"""Midnight and noon, each one time of a day however written: "midnight", "12 am", "00:00" and "24:00" are
+`MIDNIGHT`, "noon" and "12 pm" `NOON` (`_NAMED_HOUR`). Read as 12, "open until midnight" had been flagged
+against a page's "24:00" and "00:00", and passed against its "12 pm"."""
+FORTNIGHT = 60_000_014.0
+"""What "a fortnight" is read as: no date, time nor likely quantity, stated by a page's "fortnight", "two
+weeks" or "14 days" (`states_a_fortnight`)."""
+_NAMED = {"fortnight": FORTNIGHT, "noon": NOON, "midnight": MIDNIGHT, "couple": 2}
+"""Words that name a span of days, a time of a day or two: "within a fortnight" and "at noon", where they
+had stated no number, and passed against a page's "30 days" and "11 am"; and "a couple of" two ("a couple
+of business days" had passed against 10; not "a couple", two people, nor "a couple of minutes", which says
+"a few": `_VAGUE_AFTER_COUPLE`). Read as 14, "a fortnight" had been flagged against a page's "two
+weeks"."""
+_ON_A_PAGE = {"fortnight": (2.0, 14.0), "noon": (12.0,)}
+"""What a named number also is in a page: "a fortnight" 2 weeks and 14 days (`units.NAMED_SPANS` gives
+them their units), "noon" 12, so a claim's "two weeks", "14 days" and "12:00" (the hour: `_WHOLE_HOUR`)
+are stated by them. A claim's own reads one number, as `_NAMED` says."""
+_VAGUE_AFTER_COUPLE = frozenset(("minutes", "mins", "seconds", "secs", "moments"))
+"""What "a couple of" counts loosely, as "a few" ("It takes a couple of minutes to activate." had been
+flagged against a page's "a few minutes")."""
+_DIGITS = {"one": 1, **{w: v for w, v in _UNITS.items() if v < 10 and w != "zero"},
+           **{w: v for w, v in _OTHER_UNITS.items() if v < 10}}
 _UNITS |= _OTHER_UNITS | _NAMED
 _TENS |= _OTHER_TENS
-_DIGITS = {"one": 1, **{w: v for w, v in _UNITS.items() if v < 10 and w != "zero"}}
 _TEENS_AFTER = {"soixante": {w: v for w, v in _OTHER_UNITS.items() if 10 <= v < 20}}
 """The tens French counts on from with a number of ten to nineteen: "soixante-dix" is 70, "soixante-quinze"
 75 (read as 60 and 10, "soixante-dix jours" needed a 10 no page about 70 days has)."""
@@ -107,12 +127,59 @@ def _money_scaled(found: re.Match[str]) -> str:
 
 _WHOLE_HOUR = deferred(r"(?<![0-9:])([0-9]{1,2}):00(?![0-9]|:[0-9])")
 """ "9:00" is the hour 9, as "9am" is: read as 9 and 0, it had to have a 0 in the context. Other minutes
-stay numbers of their own ("9:30" is 9 and 30)."""
+are a time of a day (`_CLOCK`); "00:00" and "24:00" are `MIDNIGHT`."""
+_MIDNIGHTS = frozenset(("0", "00", "24"))
+
+
+def _whole_hour(found: re.Match[str]) -> str:
+    return f"{MIDNIGHT:.0f}" if found[1] in _MIDNIGHTS else found[1]
+
+
+def _whole_hour_and_pieces(found: re.Match[str]) -> str:
+    """A page's whole hour, and what else it is: "24:00" `MIDNIGHT` and 24, "12:00" 12 and `NOON`. A page
+    keeps the pieces a claim's number may be (as its dates do): the passage's fast path finds "24" in
+    "24:00" and "12" in "12 pm" (`passages._written`), so the scan must read them too; the hour last, as a
+    scale after it is its ("12:00 million" is 12 million, as the fast path reads it)."""
+    hour = found[1]
+    return f"{MIDNIGHT:.0f} {hour}" if hour in _MIDNIGHTS else f"{NOON:.0f} 12" if hour == "12" else hour
+
+
+_NAMED_HOUR = deferred(r"(?<![0-9.,:])12(?::00)?[ \u00a0]?(?:(a\.?m|midnight)|p\.?m|noon)\b")
+""" "12 am", "12:00 a.m." and "12 midnight" are `MIDNIGHT`, "12 pm" and "12 noon" `NOON`: read as 12,
+"12 pm" had stated "open until midnight" and "12 am" "closes at noon"."""
+
+
+def _named_hour(found: re.Match[str]) -> str:
+    return f"{MIDNIGHT if found[1] is not None else NOON:.0f}"
+
+
+def _named_hour_and_12(found: re.Match[str]) -> str:
+    return f"{_named_hour(found)} 12"
+
+
+_MARKED_MINUTES = deferred(r"[.h](?<=[0-9][.h])[0-5][0-9](?![0-9])")
+"""What a time of a day with minutes after a full stop or an "h" holds ("9h30", "9.30 Uhr"): a single
+character class the regex engine skips to, so `_MARKED_TIME` runs on texts with one only."""
+_HALF_DAY_OR_UHR = r"[ \u00a0]?(?:uhr\b|[ap]\.?m\b)"
+_MARKED_TIME = deferred(
+    r"(?<![\w.,:$€£¥])([01]?[0-9]|2[0-3])(?:h([0-5][0-9])(?![0-9]|m)|\.([0-5][0-9])(?![0-9])(?="
+    + _HALF_DAY_OR_UHR + r"|[ \u00a0]?(?:-|–|bis|to|à|until)[ \u00a0]?[0-9]{1,2}(?:[.:][0-5][0-9])?"
+    + _HALF_DAY_OR_UHR + "))")
+"""A time of a day written with "h" ("9h30", "17h30", as French writes it) or a full stop before "Uhr",
+"am" or "pm" ("9.30 Uhr", "9.30am", or the first of a range "9.30 bis 17.30 Uhr"): the same time as "9:30"
+(`_CLOCK`), where they had been 9 and 30, or 9.3, and a page's "de 9h30 à 17h30" had lacked the answer's
+"9:30". Not "9.30" alone, a price ("€9.30") or a decimal, nor "1h30m", a duration; "18h00" is 18."""
+
+
+def _marked_time(found: re.Match[str]) -> str:
+    hour, minutes = int(found[1]), found[2] or found[3]
+    return str(hour) if minutes == "00" else f"{CLOCK + hour * 100 + int(minutes):.0f}"
+
+
 _CLOCK_MINUTES = deferred(r":[0-5][0-9]")
 """What a clock time's minutes start with: a literal the regex engine skips to, in the texts holding a
 colon, so `_CLOCK` runs on those with such minutes only."""
 _CLOCK = deferred(r"(?<![0-9:])([01]?[0-9]|2[0-3]):([0-5][0-9])(?![0-9]|[:.,][0-9])")
-CLOCK = 50_000_000.0
 """ "3:30" is the time it tells, read as one number, `CLOCK` + hour x 100 + minutes (no date nor likely
 quantity): read as 3 and 30, "Check-in starts at 3:30 pm." was stated by a page's "3 pm" and "$30", and
 "15:30" by "15:00" and "30 euros". Not a whole hour, which is the hour (`_WHOLE_HOUR`), nor the pieces of
@@ -237,10 +304,14 @@ def numbers_in(low: str, spelled: Iterable[float] = (), *, claim: bool = False,
     found = set(spelled)
     if _LEADING_DOT.search(low) is not None:
         low = _LEADING_DOT.sub("0.", low)
+    if "12" in low and _NAMED_HOUR.search(low) is not None:
+        low = _NAMED_HOUR.sub(_named_hour if claim else _named_hour_and_12, low)
     if ":00" in low:
-        low = _WHOLE_HOUR.sub(r"\1", low)
+        low = _WHOLE_HOUR.sub(_whole_hour if claim else _whole_hour_and_pieces, low)
     if ":" in low and _CLOCK_MINUTES.search(low) is not None:
         low = _CLOCK.sub(_clock, low)
+    if _MARKED_MINUTES.search(low) is not None:
+        low = _MARKED_TIME.sub(_marked_time, low)
     if "_" in low:
         low = _UNDERSCORED.sub(_joined, low)
     if "$" in low or "€" in low or "£" in low or "¥" in low:
@@ -643,13 +714,18 @@ def _date(year: int, month: int, day: int) -> frozenset[float]:
         else NO_NUMBERS
 
 
+_HOUR_NAMES = {MIDNIGHT: "midnight", NOON: "noon", FORTNIGHT: "a fortnight"}
+
+
 def shown(number: float) -> str:
     """A number as a reason names it: a date as one ("2024-03-15", not 2.02403e+07; "--07-01" for July 1,
-    as ISO 8601 writes a day with no year), a time of a day as one ("15:30"), any other in full ("1500000",
-    "0.25")."""
+    as ISO 8601 writes a day with no year), a time of a day as one ("15:30", "midnight"), any other in full
+    ("1500000", "0.25")."""
     if number.is_integer() and MONTH_DAY < number < MONTH_DAY + 1300:
         day = f"{number - MONTH_DAY:04.0f}"
         return f"--{day[:2]}-{day[2:]}"
+    if number in _HOUR_NAMES:
+        return _HOUR_NAMES[number]
     if number.is_integer() and CLOCK <= number < CLOCK + 2400:
         return clock_forms(number)[0]
     if number.is_integer() and 10_000_101 <= number < 29_991_232:
@@ -713,12 +789,13 @@ NO_NUMBERS: frozenset[float] = frozenset()
 """Shared by the texts that state no number (most): one object, not one allocation per text."""
 
 
-def spelled_numbers(spaced: str, marks: Iterable[str]) -> set[float]:
+def spelled_numbers(spaced: str, marks: Iterable[str], *, passage: bool = False) -> set[float]:
     """ "two" -> 2, "twenty-five" -> 25, "three hundred" -> 300, "one million" -> 1e6; a bare "one" is not
-    a number. `spaced` is the text with its separators made spaces, `marks` the number words' terms among
-    its terms: they say which number words occur, and those are found by C-level `str.find` and read
-    with the words that follow. A regex over the whole text would try each number word at every
-    character, and splitting a passage into words again costs three times as much."""
+    a number; a `passage`'s named numbers are what they also are (`_ON_A_PAGE`). `spaced` is the text with
+    its separators made spaces, `marks` the number words' terms among its terms: they say which number
+    words occur, and those are found by C-level `str.find` and read with the words that follow. A regex
+    over the whole text would try each number word at every character, and splitting a passage into words
+    again costs three times as much."""
     starts: list[tuple[int, str]] = []
     for mark in marks:
         word = NUMBER_MARKS[mark]
@@ -737,6 +814,7 @@ def spelled_numbers(spaced: str, marks: Iterable[str]) -> set[float]:
             continue  # the "five" of "twenty-five", already read
         end = at + len(word)
         after = _WORD.match(spaced, end)
+        value: float
         if word in _TENS:
             value = _TENS[word]
             ones = _DIGITS if word not in _TEENS_AFTER else _DIGITS | _TEENS_AFTER[word]
@@ -744,8 +822,10 @@ def spelled_numbers(spaced: str, marks: Iterable[str]) -> set[float]:
                 value += ones[after[1]]
                 end = after.end()
                 after = _WORD.match(spaced, end)
-        elif word in _UNITS and (word != "couple" or (after is not None and after[1] == "of")):
+        elif word in _UNITS and (word != "couple" or _counts_couple(spaced, after)):
             value = _UNITS[word]
+            if passage:
+                found.update(_ON_A_PAGE.get(word, ()))
         elif word in _TIMES:
             found.add(float(_TIMES[word]))
             continue
@@ -758,6 +838,41 @@ def spelled_numbers(spaced: str, marks: Iterable[str]) -> set[float]:
             end = after.end()
         found.add(float(value))
     return found
+
+
+_FORTNIGHT_SPAN = deferred(r"\b(?:(?:2|two)[ -]weeks?|(?:14|fourteen)[ -](?:calendar[ -])?days?)\b")
+
+
+def states_a_fortnight(low: str) -> bool:
+    """Whether a prepared page gives a fortnight in weeks or days ("two weeks", "2-week", "14 days"): asked
+    only of the pages a claim's "fortnight" (`FORTNIGHT`) is looked for in, after a substring test."""
+    return ("week" in low or "day" in low) and _FORTNIGHT_SPAN.search(low) is not None
+
+
+COUPLE = SPELLED_NUMBER + "couple"
+"""The term of "couple": a content term where no "couple" counts (`counts_a_couple`)."""
+
+
+def counts_a_couple(spaced: str) -> bool:
+    """Whether a "couple" of this text (its separators made spaces) is two of something (`_counts_couple`):
+    where none is, "couple" is no number but a word a claim shares with its page ("The rooms fit a couple
+    plus one child." had lost it, and had 2 of its 4 terms against "Rooms accommodate a couple")."""
+    at = spaced.find("couple")
+    while at >= 0:
+        end = at + len("couple")
+        if (not at or spaced[at - 1].isspace()) and _counts_couple(spaced, _WORD.match(spaced, end)):
+            return True
+        at = spaced.find("couple", end)
+    return False
+
+
+def _counts_couple(spaced: str, after: re.Match[str] | None) -> bool:
+    """Whether "couple" before the word `after` is two of something: "a couple of days", not "a couple"
+    (two people) nor "a couple of minutes" (a few, `_VAGUE_AFTER_COUPLE`)."""
+    if after is None or after[1] != "of":
+        return False
+    counted = _WORD.match(spaced, after.end())
+    return counted is None or counted[1] not in _VAGUE_AFTER_COUPLE
 
 
 def _one_before(spaced: str, at: int, starts: list[tuple[int, str]]) -> None:

@@ -14,6 +14,7 @@ from collections.abc import KeysView
 from ragmon.text import how_often, literals, passage_sentences, units
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import (
+    FORTNIGHT,
     MONEY_SCALE_LETTERS,
     NUMBER_MARKS,
     SCALES,
@@ -28,6 +29,7 @@ from ragmon.text.numbers import (
     number_words,
     numbers_in,
     spelled_numbers,
+    states_a_fortnight,
 )
 from ragmon.text.places import places
 from ragmon.text.terms import (
@@ -110,7 +112,7 @@ class Passage:
 
     def _read_numbers(self, low: str) -> frozenset[float]:
         marks = self.terms & NUMBER_MARKS.keys()
-        self._numbers = numbers_in(low, spelled_numbers(separated(low), marks) if marks else ())
+        self._numbers = numbers_in(low, spelled_numbers(separated(low), marks, passage=True) if marks else ())
         return self._numbers
 
     def states(self, wanted: frozenset[float]) -> bool:
@@ -150,8 +152,11 @@ class Passage:
 
     def unstated(self, wanted: frozenset[float]) -> frozenset[float]:
         """Which of `wanted` the passage does not state, its dates read (`dates_in`) only when a number
-        missing from the rest could be one: a claim's date, which few claims have."""
+        missing from the rest could be one: a claim's date, which few claims have; its fortnights in weeks
+        or days likewise, for a claim's `FORTNIGHT`."""
         missing = wanted - self.numbers
+        if FORTNIGHT in missing and states_a_fortnight(_prepared(self._numbers_text())):
+            missing -= {FORTNIGHT}  # "14 days": read for the claims that say "a fortnight" only
         if missing and any(map(may_be_date, missing)):
             low = _prepared(self._numbers_text())
             if self._dates is None:
@@ -198,13 +203,13 @@ def _written(low: str, number: float) -> bool:
 
 
 _MANY_NUMBERS = 64
-_BEFORE_NUMBER = frozenset("0123456789.,_:-\u2212")
-"""Characters before digits that make them part of another number ("12_345", a time's minutes "3:30"), or
-maybe a negative one ("-20")."""
-_NUMBER_ENDS = re.compile(r"(?![0-9]|[.,_][0-9]|:(?!00)[0-5][0-9]|(?::00)?(?:" + MONEY_SCALE_LETTERS + "|"
+_BEFORE_NUMBER = frozenset("0123456789.,_:h-\u2212")
+"""Characters before digits that make them part of another number ("12_345", a time's minutes "3:30" and
+"9h30"), or maybe a negative one ("-20")."""
+_NUMBER_ENDS = re.compile(r"(?![0-9]|[.,_][0-9]|[:h](?!00)[0-5][0-9]|(?::00)?(?:" + MONEY_SCALE_LETTERS + "|"
                           + SCALES + "))")
 """Where a number in digits the scan reads ends: no more digits, decimals, groups ("60_000", which code
-writes for 60,000) or scale follow, nor a time's minutes ("3:30", one number: `numbers.CLOCK`), nor a
+writes for 60,000) or scale follow, nor a time's minutes ("3:30", "9h30", one number: `numbers.CLOCK`), nor a
 currency's scale letter ("$2M", which `numbers_in` reads as 2 million: "5m" is left to the scan too), nor
 a whole hour's ":00" before a scale or a currency's scale letter ("9:00 million" is read "9 million",
 "€9:00m" 9 million: the scan reads "9:00" as "9" first)."""

@@ -18,6 +18,7 @@ from ragmon.text import european, literals, units
 from ragmon.text.cache import text_cache, wide
 from ragmon.text.deferred import deferred
 from ragmon.text.numbers import (
+    COUPLE,
     MONTH_WORDS,
     NO_NUMBERS,
     NUMBER_MARKS,
@@ -27,6 +28,7 @@ from ragmon.text.numbers import (
     SPELLED_NUMBER,
     ascii_digits,
     chinese_numerals,
+    counts_a_couple,
     european_numbers,
     number_words,
     numbers_in,
@@ -635,8 +637,10 @@ def read_profile(text: str) -> TextProfile:
     if not words_of_numbers:
         return TextProfile(terms, numbers_in(low, claim=True, months=months), named, measured)
     spelled = spelled_numbers(spaced, terms & NUMBER_MARKS.keys())
-    return TextProfile(terms.difference(SPELLED), numbers_in(low, spelled, claim=True, months=months), named,
-                       measured)
+    content = terms.difference(SPELLED)
+    if COUPLE in terms and not counts_a_couple(spaced):
+        content = content | {COUPLE}
+    return TextProfile(content, numbers_in(low, spelled, claim=True, months=months), named, measured)
 
 
 NO_LITERALS: frozenset[str] = frozenset()

@@ -138,6 +138,10 @@ per, if anything: a body weight makes it a unit of its own ("5 mg/kg"), a period
 per month", "10 mg/kg/day": a `Rate`)."""
 
 
+NAMED_SPANS = {"fortnight": ((2.0, "w"), (14.0, "d"))}
+"""A word that is a number with its unit, as a page's "a fortnight" is "two weeks" and "14 days"
+(`numbers._ON_A_PAGE`): a claim's "2 years" and "14 weeks" are not. A claim's "fortnight" is one number of
+its own (`numbers.FORTNIGHT`), with no unit."""
 WORDS = frozenset(word for name in (*UNIT_NAMES, *_SLASHED, *ONE_WORD_PERIODS)
                   for word in re.findall(r"[^\W\d_]+", name))
 """The words units are written with: a text whose terms have none of theirs (`ragmon.text.terms`) and no
@@ -158,12 +162,16 @@ _UNIT_AFTER = re.compile(r"[\s-]+" + _BETWEEN + r"(" + _UNIT + r")(?![\w])")
 _TENS_BEFORE = re.compile(r"([a-z]+)[- ]$")
 
 
-def _spelled(low: str, words: Iterable[str], found: set[tuple[float, str]]) -> None:
+def _spelled(low: str, words: Iterable[str], found: set[tuple[float, str]], *, page: bool = False) -> None:
     """Adds number words with their unit ("two years", "twenty percent", "thirty-day", "twenty-five days"):
-    read as digits are, else a made-up "within two years" passed on the page's only 2, of "2%". Each of the
-    text's number words (its terms tell which) is found by `str.find`: a pattern trying every word of a
-    passage for one had cost more than reading it."""
+    read as digits are, else a made-up "within two years" passed on the page's only 2, of "2%"; and a
+    `page`'s `NAMED_SPANS`. Each of the text's number words (its terms tell which) is found by `str.find`:
+    a pattern trying every word of a passage for one had cost more than reading it."""
     for word in words:
+        if word in NAMED_SPANS:
+            if page:
+                found.update(NAMED_SPANS[word])
+            continue
         for at in places(low, word):
             unit = _UNIT_AFTER.match(low, at + len(word)) if not (at and low[at - 1].isalpha()) else None
             if unit is not None:
@@ -247,7 +255,7 @@ def written_with(low: str, values: Iterable[float],
     `clashes` only: a passage may give a number one period in one place and another in the next; so are
     days of a kind ("d business", `Days`)."""
     found: set[tuple[float, str]] = set()
-    _spelled(low, spelled, found)
+    _spelled(low, spelled, found, page=True)
     rates: dict[tuple[float, str], set[str]] = {}
     kinds: set[tuple[float, str]] = set()
     for value in values:
@@ -263,10 +271,10 @@ def written_with(low: str, values: Iterable[float],
 
 
 def _forms(value: float) -> tuple[str, ...]:
-    """How a number's digits are written: "30", "1299" and "1,299", "24.99", a time of a day "9:30" and
-    "09:30"."""
+    """How a number's digits are written: "30", "1299" and "1,299", "24.99", a time of a day "9:30",
+    "09:30" and "9.30" ("9.30am")."""
     if value >= 1000 and (times := clock_forms(value)):
-        return times
+        return (*times, *(time.replace(":", ".") for time in times))
     digits = digits_of(value)
     return (digits, f"{value:,.0f}") if value.is_integer() and value >= 1000 else (digits,)
 
@@ -290,6 +298,8 @@ def _pairs(match: re.Match[str], found: set[tuple[float, str]],
     numbers = ((False, first, first_minutes), (True, second, second_minutes)) if second is not None \
         else ((True, first, first_minutes),)
     for last, digits, minutes in numbers:
+        if minutes is None and name in _HALF_DAY and "." in digits:
+            digits, _, minutes = digits.partition(".")  # "9.30am", as `numbers` reads it: "9:30am"
         try:
             value = clock(float(digits.replace(",", "")), minutes)
         except ValueError:  # "1,2,3": a list, whose numbers the number rule reads

@@ -111,6 +111,10 @@ def test_a_long_list_of_chinese_items_is_read_at_once() -> None:
     ("'1:' * 100_000", "[1.0] []"),  # a colon after each digit: no minutes
     ("'12:30:' * 50_000", "[12.0, 30.0] []"),  # a timestamp's pieces, every one
     ("'9:30 ' * 50_000 + '(5 min)'", "[5.0, 50000930.0] []"),  # one time again and again, and a duration
+    ("'9h30 ' * 25_000", "[50000930.0] []"),  # a time with "h" (`_MARKED_TIME`)
+    ("'9.30 ' * 25_000 + 'uhr'", "[9.3, 50000930.0] []"),  # a full stop's minutes, marked at the end only
+    ("'9.30 bis ' * 12_500", "[9.3] []"),  # a range's first number, no second marked
+    ("'12 ' * 50_000 + 'pm'", "[12.0, 50001200.0] []"),  # the hour 12 (`_NAMED_HOUR`)
 ])
 def test_times_of_a_day_are_read_at_once(text: str, read: str) -> None:
     # A time of a day is read as one number in every text with a colon before two digits (`CLOCK`), and
@@ -154,3 +158,11 @@ def test_what_a_source_was_used_for_is_read_at_once(text: str, found: str) -> No
     # `_states_beside_source` runs on every line of a list of sources.
     assert printed("from ragmon.text.claims import _states_beside_source; "
                    f"text = {text}; print(_states_beside_source(text))") == f"{found}\n"
+
+
+def test_a_page_is_searched_for_a_fortnight_at_once() -> None:
+    # Asked of the pages a claim's "a fortnight" is looked for in (`states_a_fortnight`): 100,000
+    # characters of numbers and spans that never pair, then one that does.
+    assert printed("from ragmon.text.numbers import states_a_fortnight\n"
+                   "print(states_a_fortnight('2 days 14 weeks ' * 6_000), "
+                   "states_a_fortnight('2 days ' * 12_000 + '14 days'))") == "False True\n"

@@ -35,6 +35,25 @@ from ragmon.text.terms import numbers
     ("at 24:30", {24.0, 30.0}),  # no time of a day
     ("a ratio of 3:1", {3.0, 1.0}),
     ("Full days (7:30 to 17:30) cost more", {50_000_730.0, 50_001_730.0}),  # no list's item "30)"
+    # Written with "h", or a full stop before "Uhr", "am" or "pm", a time is the same number as with a colon
+    # (it had been 9 and 30, or 9.3); a whole hour is the hour. A price or a duration stays as it was.
+    ("ouvert de 9h30 à 17h30", {50_000_930.0, 50_001_730.0}),
+    ("von 9.30 Uhr bis 17.30 Uhr", {50_000_930.0, 50_001_730.0}),
+    ("von 9.30 bis 18.00 Uhr", {50_000_930.0, 18.0}),  # a range's first time, marked by its second
+    ("open 9.30am to 5.30 pm", {50_000_930.0, 50_000_530.0}),
+    ("dès 18h00", {18.0}),
+    ("tickets cost €9.30", {9.3}),
+    ("it costs 9.30 to 12.50", {9.3, 12.5}),
+    ("the tour takes 1h30m", {1.0, 30.0}),
+    # Midnight is one time however written (50,000,000, CLOCK + 0), noon another (CLOCK + 1200); "12:00"
+    # alone is the hour 12, as "9:00" is 9.
+    ("until 12 am", {50_000_000.0}),
+    ("until 12:00 a.m.", {50_000_000.0}),
+    ("until 00:00", {50_000_000.0}),
+    ("from 8:00 to 24:00", {8.0, 50_000_000.0}),
+    ("until 12 pm", {50_001_200.0}),
+    ("by 12 noon", {50_001_200.0}),
+    ("by 12:00", {12.0}),
     # "k" and "bn" attached to digits scale them, as "thousand" and "billion" do; "10-K" is a form's name.
     ("10k requests", {10_000.0}),
     ("a $2.5bn fund", {2_500_000_000.0}),
@@ -55,13 +74,16 @@ def test_numbers(text: str, expected: set[float]) -> None:
     ("a hundred pages", {100.0}),
     ("half a million people", set()),
     ("a refund of the fee", set()),
-    # Words that name a number of days or an hour.
-    ("within a fortnight", {14.0}),
-    ("checkout at noon", {12.0}),
-    ("closes at midnight", {12.0}),
+    # Words that name a span of days or a time of a day: each one number of its own (a fortnight
+    # 60,000,014, noon CLOCK + 1200, midnight CLOCK + 0), as their other spellings read.
+    ("within a fortnight", {60_000_014.0}),
+    ("checkout at noon", {50_001_200.0}),
+    ("closes at midnight", {50_000_000.0}),
     ("in the afternoon", set()),
     ("within a couple of business days", {2.0}),
     ("a couple staying one night", set()),  # two people, no number of anything
+    ("a couple of minutes", set()),  # a few: no count
+    ("a couple of seconds", set()),
 ])
 def test_spelled_numbers(text: str, expected: set[float]) -> None:
     assert numbers(text) == expected
@@ -158,11 +180,43 @@ def test_every_decimal_digit_of_another_script_is_read() -> None:
      True),
     ("Returns are accepted within 30 days of delivery.", "Returns are accepted within a fortnight.", False),
     ("Returns are accepted within 14 days of delivery.", "Returns are accepted within a fortnight.", True),
+    ("Refunds are issued within two weeks.", "Refunds are issued within a fortnight.", True),
+    ("Refunds are issued within 2 weeks.", "Refunds are issued within a fortnight.", True),
+    ("Refunds are issued within a fortnight.", "Refunds are issued within 14 days.", True),
+    ("Refunds are issued within 3 weeks.", "Refunds are issued within a fortnight.", False),
+    ("The warranty lasts 2 years.", "The warranty lasts a fortnight.", False),
+    ("Refunds are issued within a fortnight.", "Refunds are issued within 2 years.", False),
     ("Checkout is at 11 am on the day of departure.", "Checkout is at noon on the day of departure.", False),
     ("Checkout is at 12 pm on the day of departure.", "Checkout is at noon on the day of departure.", True),
     ("The pool closes at 10 pm every night.", "The pool closes at midnight every night.", False),
     ("Refunds are processed within 10 business days.", "Refunds take a couple of business days.",
      False),
+    # A time written with "h" or a full stop is the time with a colon: not its hour and a price.
+    ("L'accueil est ouvert de 9h30 à 17h30 du lundi au vendredi.",
+     "L'accueil est ouvert de 9:30 à 17:30 du lundi au vendredi.", True),
+    ("Öffnungszeiten: Montag bis Freitag 9.30 Uhr bis 17.30 Uhr.",
+     "Geöffnet ist Montag bis Freitag von 9:30 bis 17:30 Uhr.", True),
+    ("The shop opens at 9.30am and closes at 5pm.", "The shop opens at 9:30am.", True),
+    ("The shop opens at 9:30am and closes at 5pm.", "The shop opens at 9.30am.", True),
+    ("L'accueil est ouvert de 9h à 17h. Le parking coûte 30 euros.", "L'accueil est ouvert de 9h30 à 17h.",
+     False),
+    ("The shop opens at 9.30 am and closes at 5 pm.", "The shop opens at 9.30 pm.", False),
+    # Midnight and noon however written.
+    ("The pool is open from 8:00 to 24:00.", "The pool is open until midnight.", True),
+    ("The bar is open until 00:00.", "The bar is open until midnight.", True),
+    ("The bar is open until 12 am.", "The bar is open until midnight.", True),
+    ("The bar is open until midnight.", "The bar is open until 12 am.", True),
+    ("The bar is open until midnight.", "The bar is open until 24:00.", True),
+    ("The bar is open until 12 pm.", "The bar is open until midnight.", False),
+    ("The bar is open until midnight.", "The bar is open until 10 pm.", False),
+    ("The bar is open until noon.", "The bar is open until midnight.", False),
+    ("Check-out is at 12:00.", "Check-out is at noon.", True),
+    ("Checkout is at noon on the day of departure.", "Checkout is at 12:00 on the day of departure.", True),
+    ("Checkout is at 12 am on the day of departure.", "Checkout is at noon on the day of departure.", False),
+    ("The fund raised 12:00 million.", "The fund raised 12 million.", True),  # a page's "12:00" is 12 too
+    # "A couple of minutes" is a few; "a couple" two people, a word the page shares.
+    ("It takes a few minutes to activate.", "It takes a couple of minutes to activate.", True),
+    ("Rooms accommodate a couple and one child.", "The rooms fit a couple plus one child.", True),
 ])
 def test_the_same_number_written_another_way_supports_a_claim(context: str, answer: str,
                                                               supported: bool) -> None:

@@ -82,6 +82,14 @@ def test_a_time_of_a_day_is_one_number_with_its_half_of_the_day() -> None:
         False, "no single context supports it; closest c1 has 2/3 of its terms, lacks 11:30 pm")
 
 
+def test_a_time_written_with_a_full_stop_is_that_time_with_its_half_of_the_day() -> None:
+    # "9.30am" is "9:30am", as the number rule reads it: it had been 9.3 in the morning, which no "9:30 pm"
+    # of a claim's was checked against.
+    assert units(prepare("Open 9.30am-5.30 pm.")) == {(50_000_930.0, "am"), (50_000_530.0, "pm")}
+    assert verdict("Events must end by 9:30 pm.", "Events must end by 9.30 am.") == (
+        False, "no single context supports it; closest c1 has 2/3 of its terms, lacks 9:30 pm")
+
+
 @pytest.mark.parametrize(("claim", "context", "supported"), [
     # Number words have their units too: the page's only 2 was "2%", its only 20 "20 days".
     ("You must file a claim within two years of the date of loss.",
