@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 39
+SCORING_RULES = 40
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -143,9 +143,19 @@ by determiners and prepositions, a question word's or "if"'s clause, a question;
 different figures added or taken away in the open ("€590 + €180 = €770") as checking the total through
 them, a page's day and month in two digits each after a word dates follow ("ends 15/05") as that day of
 the month, more refusals ("The documents I have don't go into that.") and lead-ins ("Here's how it
-works.") as no claims, and refusals saying what their one source covers in the other five languages"""
+works.") as no claims, and refusals saying what their one source covers in the other five languages; 40
+the first that reads what a red team's made-up facts had hidden in a no-claim's form as claims (a courtesy
+or a pointer taking a fact for granted, "Enjoy your free breakfast!", "For the free shuttle, contact the
+front desk.", in six languages, and the wrapper model's edge sentences; a lead-in stating a value or a
+denial, "These items get a full refund:"; a title-case bold line, a list's title or a line over "---"
+stating what holds; a Chinese or Japanese "一、" item over the next; a fact beside a source's name; a short
+bold sentence with a value, a negation or "only"), refusal cues naming no one refusing ("No data is sold
+to insurers.", "There is no evidence that ...") as declining only beside a refuser or alone, a time of a
+day with minutes ("3:30 pm", "15:30") as one number, the teens and tens of five languages, "a thousand",
+"a couple of", "fortnight", "noon" and "midnight" as numbers, "wks", "mos", "yrs" and "24h" as units, and
+business or working days apart from calendar days"""
 
-PER_EXAMPLE_RULES = 39
+PER_EXAMPLE_RULES = 40
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
@@ -157,8 +167,8 @@ sentences are claims and which answers abstain, 25 some verdicts, 26 to 28 and 3
 claims, 29, 30 and 32 some verdicts and which sentences are claims, 33 some verdicts, 34 which sentences are
 claims and some verdicts, 35 some verdicts, 36 which sentences are claims and some verdicts, 37 some verdicts,
 which sentences are claims and which answers abstain, and answer_relevance, 38 some verdicts and which
-sentences are claims, 39 which sentences are claims, which answers abstain and some verdicts (rules 2 and 3
-had moved only aggregates' intervals). A baseline or a capture scored with rules from this one to
+sentences are claims, 39 and 40 which sentences are claims, which answers abstain and some verdicts (rules 2
+and 3 had moved only aggregates' intervals). A baseline or a capture scored with rules from this one to
 `SCORING_RULES` differs from this run in no drop, gain or captured figure, so nothing is said of them;
 warning of each interval's change had warned of every baseline an upgrade met. Set it to the new
 `SCORING_RULES` with any change that moves a per-example figure (tests/test_rules.py scores the corpus with
