@@ -31,7 +31,7 @@ from ragmon import __version__
 from ragmon.errors import MissingExtra, RagmonError, inert, printable
 from ragmon.files import standard_stream
 from ragmon.logs import logs_as_json
-from ragmon.options import FROM_ENVIRONMENT, NEGATIVE_VALUE, TYPED
+from ragmon.options import FROM_ENVIRONMENT, NEGATIVE_VALUE, REPLACED_VARIABLES, TYPED
 from ragmon.stop_signals import SHUTDOWN_SIGNALS, heeded
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -483,7 +483,18 @@ class _Parser(argparse.ArgumentParser):
         # A subcommand's parser sets its own first: the top-level one's (none) must not replace it.
         setattr(parsed, FROM_ENVIRONMENT, {**getattr(parsed, FROM_ENVIRONMENT, {}), **from_environment})
         setattr(parsed, TYPED, getattr(parsed, TYPED, frozenset()) | self._typed())
+        setattr(parsed, REPLACED_VARIABLES, (*getattr(parsed, REPLACED_VARIABLES, ()), *self._replaced()))
         return parsed, unknown
+
+    def _replaced(self) -> list[str]:
+        """A warning for each repeatable flag's variable the command line replaced as a whole: a CI job's
+        `RAGMON_GATE=groundedness=0.85` with a developer's `--gate recall=0.5` gates on recall alone, as the
+        command line wins for every flag, where a list reads as though the two would add up (a walkthrough
+        lost its gate so, without a word)."""
+        return [f"{name}={action.default.value!r} is replaced by {flag} on the command line, not added to: "
+                f"its values are not used (give them all with {flag}, or none)"
+                for action, (flag, name) in self.from_environment.items()
+                if action in self._given and isinstance(action.default, VariableList)]
 
     def _typed(self) -> frozenset[str]:
         """Each by its long option, as FROM_ENVIRONMENT names them: an abbreviation (`--lexical 0.5`) is
@@ -662,7 +673,7 @@ def _main(command: str | None, argv: list[str]) -> int:
         # fifo`), a wait that Ctrl-C or SIGTERM, held, had not ended.
         return _refused(command, argv, refused)
     if not getattr(args, "_logs_variable_warnings", False):
-        _warn_of_variables(command, parser.variable_warnings)
+        _warn_of_variables(command, (*parser.variable_warnings, *getattr(args, REPLACED_VARIABLES, ())))
     try:
         return int(args._run(args))
     except Stopped:

@@ -396,6 +396,9 @@ TYPED = "_typed"
 the command line gave, whatever its value: a value equal to the default does not tell a flag typed from
 one left out, and `--k 5`, typed to say the sidecar ran at 5, is the user's choice as much as `--k 1`
 (ragmon.replay)."""
+REPLACED_VARIABLES = "_replaced_variables"
+"""The parsed command line's attribute (ragmon.cli's parser sets it) holding a warning for each repeatable
+flag's RAGMON_* variable the command line replaced, told as the command tells its other warnings."""
 
 
 @dataclass(frozen=True, slots=True)

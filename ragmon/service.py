@@ -53,7 +53,7 @@ from ragmon.failures import FailureLog
 from ragmon.listen import cannot_listen
 from ragmon.logs import LineLimit, configure_logging, more_like_it
 from ragmon.model import Example
-from ragmon.options import host_left_empty, mib, on_loopback, written_address
+from ragmon.options import REPLACED_VARIABLES, host_left_empty, mib, on_loopback, written_address
 from ragmon.otlp.grpc import start_grpc_server
 from ragmon.otlp.http import UnreadableRequests, add_metrics_port_answer, add_otlp_routes, app_runner
 from ragmon.otlp.limits import HELD_BODIES, HTTP_CONNECTIONS, METRICS_CONNECTIONS, BodyBudget
@@ -1114,7 +1114,7 @@ def percent(rate: float) -> str:
 
 def run(args: argparse.Namespace) -> int:
     configure_logging(args.log_format, args.log_level)
-    for warning in args._variable_warnings:
+    for warning in (*args._variable_warnings, *getattr(args, REPLACED_VARIABLES, ())):
         log.warning(warning)
     config = ServeConfig.from_args(args)
     lanes = build_lanes(args, config)

@@ -53,6 +53,24 @@ def test_every_flag_reads_its_environment_variable_and_the_command_line_wins() -
     assert parser.parse_args([]).gate == ["groundedness=0.8", "recall=0.5"]  # and they are not used up
 
 
+def test_a_repeatable_flags_variable_the_command_line_replaces_is_warned_about(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    # A CI job's RAGMON_GATE and a developer's --gate: the run gated on recall alone, and the groundedness
+    # gate the job set was dropped without a word (a README walkthrough's finding).
+    data = tmp_path / "g.jsonl"
+    data.write_text('{"id": "a", "question": "q", "answer": "Paris.", "contexts": ["Paris."]}\n')
+    for name in [k for k in os.environ if k.startswith("RAGMON_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("RAGMON_GATE", "groundedness=0.8,mrr=0.5")
+    assert main(["replay", str(data), "--quiet", "--gate", "groundedness=0.5"]) == 0
+    assert [line for line in capsys.readouterr().err.splitlines() if "RAGMON_GATE" in line] == [
+        "ragmon replay: warning: RAGMON_GATE='groundedness=0.8,mrr=0.5' is replaced by --gate on the command "
+        "line, not added to: its values are not used (give them all with --gate, or none)"]
+    # The variable alone is used, and says nothing.
+    assert main(["replay", str(data), "--quiet"]) == 1  # mrr is undefined here: the gate fails
+    assert "RAGMON_GATE" not in capsys.readouterr().err
+
+
 def test_unset_variables_leave_the_defaults() -> None:
     parser = _parser()
     _apply_env_defaults(parser, {"OTHER": "1", "RAGMON_QUIET": "no"}, None)

@@ -265,6 +265,15 @@ def test_a_misspelt_variable_is_warned_about_as_a_json_log_line() -> None:
                         ("info", OFF), ("info", "ragmon serve ready")]
 
 
+def test_a_variable_the_command_line_replaces_is_warned_about_as_a_json_log_line() -> None:
+    # The chart's RAGMON_PIPELINES and a --pipelines typed in the pod's command: the chart's names were
+    # dropped without a word, their traces exported as "other".
+    messages = startup_messages(["--pipelines", "search"], {"RAGMON_PIPELINES": "support,billing"})
+    assert messages[0] == ("warning", "RAGMON_PIPELINES='support,billing' is replaced by --pipelines on the "
+                                      "command line, not added to: its values are not used (give them all "
+                                      "with --pipelines, or none)")
+
+
 def test_claude_on_is_described_with_its_share_and_limits() -> None:
     # --sample-rate 0.5 is 50%, --llm-sample-rate 0.01 is 1%; the model, 30 calls a minute and 2.5 USD a
     # day as given. The base URL is a closed loopback port, though without traffic nothing is called.
