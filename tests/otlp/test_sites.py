@@ -97,10 +97,17 @@ async def test_arrivals_in_one_turn_of_the_loop_each_take_the_place_of_another_i
 
 
 async def test_past_the_bound_of_connections_all_in_a_request_a_new_one_is_closed_as_it_arrives(caplog):
-    # Three requests held open by their handler: none can give way, and a new connection is closed.
-    release = asyncio.Event()
+    # Three requests held open by their handler: none can give way, and a new connection is closed. The
+    # new one is made once all three are in the handler: after a fixed 0.3 s, a loaded CI machine had
+    # not yet read the third request, whose idle connection then gave way.
+    release, all_in = asyncio.Event(), asyncio.Event()
+    entered = 0
 
     async def slow(_request: web.Request) -> web.Response:
+        nonlocal entered
+        entered += 1
+        if entered == 3:
+            all_in.set()
         await release.wait()
         return web.Response(text="done")
 
@@ -109,7 +116,7 @@ async def test_past_the_bound_of_connections_all_in_a_request_a_new_one_is_close
         port = site.port
         try:
             held = [asyncio.ensure_future(session.get(f"http://127.0.0.1:{port}/")) for _ in range(3)]
-            await asyncio.sleep(0.3)
+            await asyncio.wait_for(all_in.wait(), 10)
             assert await closed_at_once(port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
             release.set()
             for request in held:
