@@ -53,14 +53,24 @@ def test_every_flag_reads_its_environment_variable_and_the_command_line_wins() -
     assert parser.parse_args([]).gate == ["groundedness=0.8", "recall=0.5"]  # and they are not used up
 
 
+def _one_example(tmp_path: Path) -> Path:
+    data = tmp_path / "g.jsonl"
+    data.write_text('{"id": "a", "question": "q", "answer": "Paris.", "contexts": ["Paris."]}\n')
+    return data
+
+
+def _without_ragmon_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test's environment holds no RAGMON_* variable but those it sets (a developer's shell may)."""
+    for name in [k for k in os.environ if k.startswith("RAGMON_")]:
+        monkeypatch.delenv(name)
+
+
 def test_a_repeatable_flags_variable_the_command_line_replaces_is_warned_about(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     # A CI job's RAGMON_GATE and a developer's --gate: the run gated on recall alone, and the groundedness
     # gate the job set was dropped without a word (a README walkthrough's finding).
-    data = tmp_path / "g.jsonl"
-    data.write_text('{"id": "a", "question": "q", "answer": "Paris.", "contexts": ["Paris."]}\n')
-    for name in [k for k in os.environ if k.startswith("RAGMON_")]:
-        monkeypatch.delenv(name)
+    data = _one_example(tmp_path)
+    _without_ragmon_variables(monkeypatch)
     monkeypatch.setenv("RAGMON_GATE", "groundedness=0.8,mrr=0.5")
     assert main(["replay", str(data), "--quiet", "--gate", "groundedness=0.5"]) == 0
     assert [line for line in capsys.readouterr().err.splitlines() if "RAGMON_GATE" in line] == [
@@ -339,10 +349,8 @@ def test_a_near_miss_of_a_variable_is_warned_about_and_other_commands_variables_
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     # RAGMON_SAMPLERATE=0.5 was ignored without a word: the sidecar scored all traffic. The same
     # environment holds other commands' variables (serve's RAGMON_SAMPLE_RATE beside a CI's gate).
-    data = tmp_path / "g.jsonl"
-    data.write_text('{"id": "a", "question": "q", "answer": "Paris.", "contexts": ["Paris."]}\n')
-    for name in [k for k in os.environ if k.startswith("RAGMON_")]:
-        monkeypatch.delenv(name)
+    data = _one_example(tmp_path)
+    _without_ragmon_variables(monkeypatch)
     monkeypatch.setenv("RAGMON_GATES", "groundedness=0.9")
     monkeypatch.setenv("RAGMON_SAMPLE_RATE", "0.5")
     monkeypatch.setenv("RAGMON_JSNO", str(tmp_path / "r.json"))
@@ -413,8 +421,7 @@ def test_no_command_takes_another_commands_variables_for_slips() -> None:
 def test_a_near_miss_of_a_variable_is_warned_about_when_the_command_line_is_refused_too(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     # The typo may be why the command line is wrong: the warning comes before the usage error.
-    for name in [k for k in os.environ if k.startswith("RAGMON_")]:
-        monkeypatch.delenv(name)
+    _without_ragmon_variables(monkeypatch)
     monkeypatch.setenv("RAGMON_JSON_FILE", "r.json")
     assert main(["replay", "--no-such-flag"]) == 2
     err = capsys.readouterr().err.splitlines()

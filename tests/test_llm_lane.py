@@ -123,12 +123,17 @@ async def test_budget_refuses_only_when_the_worst_case_no_longer_fits(fake_api: 
     assert lane.budget.spent == pytest.approx(0.006)
 
 
+def at_us_rates(tokens: int) -> int:
+    """`tokens` billed as US-only inference bills them, 1.1x, rounded up to a whole token."""
+    return -(-11 * tokens // 10)
+
+
 def reserved_cost(bound: TokenBound, attempts: int | None = None) -> float:
     """What the lane reserves for a call of `bound`: each of `attempts` (else the bound's) at its worst case,
     every token at US-only inference's 1.1x, the dearest rate of a reply at a price ragmon knows, each count
     rounded up to a whole token."""
     n = bound.attempts if attempts is None else attempts
-    return PRICES.cost(-(-11 * n * bound.input_tokens // 10), -(-11 * n * bound.output_tokens // 10))
+    return PRICES.cost(at_us_rates(n * bound.input_tokens), at_us_rates(n * bound.output_tokens))
 
 
 def attempt_cost(lane: ClaudeLane, item: Example) -> float:
@@ -136,7 +141,7 @@ def attempt_cost(lane: ClaudeLane, item: Example) -> float:
     inference's 1.1x (where an attempt with no reply ran nobody says), each count rounded up."""
     bound = lane.claude.request_bound(item, example_claims(item))
     assert bound is not None
-    return PRICES.cost(-(-11 * bound.input_tokens // 10), -(-11 * bound.output_tokens // 10))
+    return PRICES.cost(at_us_rates(bound.input_tokens), at_us_rates(bound.output_tokens))
 
 
 async def test_a_failure_past_the_judges_own_charges_the_whole_reservation_and_is_raised(
@@ -831,7 +836,7 @@ async def test_a_bill_past_its_reservation_or_the_cap_is_warned_about(
     lines = [r.getMessage() for r in caplog.records if r.name == "ragmon.llm_lane"]
     assert lines[0] == (f"Claude judge: example 'ex-0' billed $1.0005, more than the ${reserved:.4f} "
                         f"reserved for it: the API billed as many as 1,000,000 input and 100 output tokens, "
-                        f"past the {-(-11 * bound.input_tokens // 10):,} and 385 reserved (every attempt's "
+                        f"past the {at_us_rates(bound.input_tokens):,} and 385 reserved (every attempt's "
                         "bound, at 1.1x)")
     assert lines[1] == ("Claude judge: $3.0015 spent today, past --llm-budget-usd-per-day 2.5 (example "
                         "'ex-2' billed $1.0005); no further call is made before the UTC day ends")
@@ -1102,7 +1107,7 @@ async def test_a_long_answer_cancelled_in_its_second_call_is_charged_what_its_fi
         await asyncio.sleep(0.01)
     await cancel(task)
     await lane.close()
-    in_flight = PRICES.cost(-(-11 * first.input_tokens // 10), 2_253)  # each token at 1.1x, rounded up
+    in_flight = PRICES.cost(at_us_rates(first.input_tokens), 2_253)  # 2,048 at 1.1x, rounded up
     (outcome,) = told
     assert outcome.cost_usd == pytest.approx(0.0015 + in_flight)
     assert lane.budget.spent == pytest.approx(0.0015 + in_flight)
