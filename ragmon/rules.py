@@ -17,7 +17,7 @@ every judge shares (claims, metrics) and the lexical judge.
 
 from __future__ import annotations
 
-SCORING_RULES = 40
+SCORING_RULES = 41
 """Raised by one for each change that moves any figure; 1 is the first build that recorded it, 2 the first
 whose intervals hold the binomial bound (ragmon.metrics.aggregate), 3 the first whose bound takes the
 values' variance at its upper confidence bound and mirrors a lower-is-better metric's exactly, 4 the first
@@ -153,9 +153,13 @@ bold sentence with a value, a negation or "only"), refusal cues naming no one re
 to insurers.", "There is no evidence that ...") as declining only beside a refuser or alone, a time of a
 day with minutes ("3:30 pm", "15:30") as one number, the teens and tens of five languages, "a thousand",
 "a couple of", "fortnight", "noon" and "midnight" as numbers, "wks", "mos", "yrs" and "24h" as units, and
-business or working days apart from calendar days"""
+business or working days apart from calendar days; 41 the first that checks a percentage of a figure worked
+out in the open ("60% × $13.50 = $8.10", "9% of £6,000 = £540", "€590 − 15% = €501.50", "£245 + 20% VAT =
+£294") through its percentage, which a page must write as one, and its figure, which may be the user's own
+from the question, and reads sums' totals after "≈", "→", "is" or "works out to" and a word naming the
+figures ("$310 balance")"""
 
-PER_EXAMPLE_RULES = 40
+PER_EXAMPLE_RULES = 41
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every
 mean and the paired changes a drop gate reads) are this build's: rules 4 and 5 cut some answers into other
 claims, 5 also reads labels otherwise, 6 scores answer_correctness otherwise, 7 some verdicts,
@@ -167,9 +171,10 @@ sentences are claims and which answers abstain, 25 some verdicts, 26 to 28 and 3
 claims, 29, 30 and 32 some verdicts and which sentences are claims, 33 some verdicts, 34 which sentences are
 claims and some verdicts, 35 some verdicts, 36 which sentences are claims and some verdicts, 37 some verdicts,
 which sentences are claims and which answers abstain, and answer_relevance, 38 some verdicts and which
-sentences are claims, 39 and 40 which sentences are claims, which answers abstain and some verdicts (rules 2
-and 3 had moved only aggregates' intervals). A baseline or a capture scored with rules from this one to
-`SCORING_RULES` differs from this run in no drop, gain or captured figure, so nothing is said of them;
+sentences are claims, 39 and 40 which sentences are claims, which answers abstain and some verdicts, 41 some
+verdicts (rules 2 and 3 had moved only aggregates' intervals). A baseline or a capture scored with rules
+from this one to `SCORING_RULES` differs from this run in no drop, gain or captured figure, so nothing is
+said of them;
 warning of each interval's change had warned of every baseline an upgrade met. Set it to the new
 `SCORING_RULES` with any change that moves a per-example figure (tests/test_rules.py scores the corpus with
 the commit that set `SCORING_RULES` to this value and fails on such a change until it is raised)."""

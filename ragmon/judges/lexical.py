@@ -99,8 +99,8 @@ class LexicalJudge:
                     for ctx_id, text in dict.fromkeys((ctx.id, ctx.text) for ctx in example.contexts or ())]
         try:
             read_sentences: dict[str, tuple[Sentence, ...]] = {}  # this example's, whatever `sentences` keeps
-            return tuple(_verdict(claim, claim_profile(claim.text), self.threshold, contexts, read_sentences)
-                         for claim in claims)
+            return tuple(_verdict(claim, claim_profile(claim.text, example.question), self.threshold,
+                                  contexts, read_sentences) for claim in claims)
         except AttributeError:
             # Sentences passed as strings failed with "'str' object has no attribute 'text'". Told apart
             # here, once something failed, so that judging claims costs no check at all.

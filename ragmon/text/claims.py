@@ -30,7 +30,8 @@ from ragmon.text.terms import (
     read_terms,
     wordset,
 )
-from ragmon.text.worked_sums import worked_results
+from ragmon.text.units import Operand
+from ragmon.text.worked_sums import worked
 from ragmon.text.wrapper_model import reads_as_wrapper, states_after_comma, talks
 
 _HEADING = deferred(r"[ \t]*#{1,6}[ \t]")
@@ -1405,22 +1406,28 @@ def _label_terms(text: str) -> frozenset[str]:
     return named - profile(text[label.end():]).terms if named else named
 
 
-def claim_profile(text: str) -> TextProfile:
+def claim_profile(text: str, question: str = "") -> TextProfile:
     """The terms and numbers of a claim without an opening attribution ("Based on the provided context,",
     "The documents say that"): where the answer comes from is nothing a context holds, and the clause's
     two or three words ("provided", "context") made a sentence copied from its context fall short of the
     threshold. Likewise without a label's field name ("**Price:**", `_label_terms`), and without the results
-    of the sums it works out (`worked_results`: "€590 + €180 = €770" holds 590 and 180). A claim made by hand
-    of such a clause or label alone is read whole: with nothing left to check, any context would support
-    it."""
+    of the sums it works out (`worked`: "€590 + €180 = €770" holds 590 and 180), whose percentages a page
+    must write as such (`Operand`), and whose figures a percentage is taken of may be the user's own, from
+    the `question` ("What fee would I pay on my $310 balance?": "1.5% × $310 = $4.65"), as no page states
+    them. Only those: a sum's figure from the question may be the page's fact the user got wrong ("Is the
+    fee $25?"), and a percentage must be the page's. A claim made by hand of such a clause or label alone
+    is read whole: with nothing left to check, any context would support it."""
     read = profile(text)
     start = _content_start(text, read.terms)
     if start:
         rest = profile(text[start:])
         read = rest if rest.terms or rest.numbers else read
-    if read.numbers and (derived := worked_results(text)):
-        read = TextProfile(read.terms, read.numbers - derived, read.literals,
-                           frozenset(unit for unit in read.units if unit[0] not in derived))
+    if read.numbers and (derived := worked(text)).results:
+        known = derived.results | (derived.bases & profile(question).numbers)
+        rates = {rate for rate, _ in derived.rates}
+        read = TextProfile(read.terms, read.numbers - known, read.literals, frozenset(
+            unit for unit in read.units if unit[0] not in known and unit[0] not in rates).union(
+            (rate, Operand(way)) for rate, way in derived.rates))
     framing = _label_terms(text)
     if not framing or (not (terms := read.terms - framing) and not read.numbers):
         return read

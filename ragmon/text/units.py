@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ragmon.text.deferred import deferred
 from ragmon.text.numbers import clock, clock_forms, digits_of, shown, word_number
 from ragmon.text.places import places
 
@@ -234,6 +235,48 @@ class Days(str):
         return Days, (self.kind,)
 
 
+class Operand(str):
+    """A claim's "%" of a percentage it works a figure out from ("60% × $13.50 = $8.10", `ragmon.text.
+    worked_sums`): its result is checked through it, so a page must write it as a percentage, not only
+    hold its number (a page's "15 rooms" had passed "€590 − 15% = €501.50" where the claim's plain "15%"
+    is only refused against a page writing 15 with another unit), and, where the claim takes it off a
+    figure or adds it on (`way`, "off" or "on"), not only in words of the other way ("$9,800 − 3%" of a
+    page's "will rise by 3%"). Equal to "%", as `Days` is to "d"."""
+
+    way: str
+
+    def __new__(cls, way: str = "") -> Operand:
+        operand = super().__new__(cls, "%")
+        operand.way = way
+        return operand
+
+    def __reduce__(self) -> tuple[type[Operand], tuple[str]]:
+        return Operand, (self.way,)
+
+
+_PERCENT_WAYS = deferred(
+    r"\b(?:(off|discount|reduc|rebate|cheaper|lower|sav(?:e|ing)|remise|rabatt|ermäßig|sconto|descuento|"
+    r"decrease)|(increas|rise|rising|risen|surcharge|higher|markup|uplift|plus|supplément|majoration|"
+    r"aufschlag|zuschlag|aumento|recargo|maggiorazione))")
+"""Words that take a page's percentage off a figure or add it on, in the sentence that gives it; not
+"fee", "tax" or "interest", which go either way ("$500 − 2% = $490 after the fee")."""
+_SENTENCE_END = deferred(r"[.!?;](?:\s|$)|\n")
+
+
+def _percent_ways(low: str, at: int) -> set[str]:
+    """The ways (`Operand.way`) the words of the sentence around `at` take a percentage there, as units of
+    their own ("% off", "% on")."""
+    start = max((found.end() for found in _SENTENCE_END.finditer(low, max(0, at - _WAY_REACH), at)),
+                default=max(0, at - _WAY_REACH))
+    end = _SENTENCE_END.search(low, at, at + _WAY_REACH)
+    return {"% off" if found.group(1) else "% on"
+            for found in _PERCENT_WAYS.finditer(low, start, end.start() if end else at + _WAY_REACH)}
+
+
+_WAY_REACH = 160
+"""The most characters either side of a percentage read for the way it goes."""
+
+
 _KINDS = {"business": "business", "working": "business", "calendar": "calendar"}
 """The words a kind of day is written with, to its name."""
 
@@ -266,6 +309,8 @@ def written_with(low: str, values: Iterable[float],
                 match = _WITH_UNIT.match(low, start)
                 if match is not None and match.start(2) == at:
                     _pairs(match, found, rates, kinds)
+                    if match.group(6) is not None and UNIT_NAMES[match.group(6)] == "%":
+                        kinds.update((value, way) for way in _percent_ways(low, at))
     found.update((value, unit + period) for (value, unit), periods in rates.items() for period in periods)
     return frozenset(found | kinds)
 
@@ -317,6 +362,12 @@ def _pairs(match: re.Match[str], found: set[tuple[float, str]],
                 rates.setdefault((value, its), set()).add(period)
 
 
+def _other_kind(kinds: dict[float, set[str]], value: float, kind: str) -> bool:
+    """Whether a page gives `value` only as units of another kind ("d calendar" for "d business", "% on"
+    for "% off"): one it gives as no kind says nothing against any."""
+    return value in kinds and kind not in kinds[value]
+
+
 _SPEEDS = {"km": "kph", "mi": "mph"}
 """Units a period of an hour makes a speed of: "60 km/h" and "60 km per hour" are "kph", no rate."""
 _HALF_DAY = frozenset(("am", "pm"))
@@ -328,8 +379,10 @@ def clashes(claimed: frozenset[tuple[float, str]], stated: frozenset[tuple[float
     another ("500 mcg" where the context has only "500 mg"), or with a period (a `Rate`) the context never
     gives them that unit with, though it gives them another ("$5 per month" where it has only "$5 per
     week": `written_with`'s "$/w"), or days of a kind the context gives them only in days of the other
-    ("14 business days" where it has only "14 calendar days": `written_with`'s "d calendar"), as
-    `written` for a reason. A number given no period, by the claim or
+    ("14 business days" where it has only "14 calendar days": `written_with`'s "d calendar"), or a
+    percentage a result is worked out from that it writes with no "%" or not at all, or only in words
+    taking it the other way ("rise by 3%" for a claim's "$9,800 − 3%": `Operand`), as `written` for a
+    reason. A number given no period, by the claim or
     by the context, says nothing against the other's: so the lexical judge treats a frequency word
     missing from either ("monthly")."""
     by_number: dict[float, set[str]] = {}
@@ -339,15 +392,17 @@ def clashes(claimed: frozenset[tuple[float, str]], stated: frozenset[tuple[float
         at = unit.rfind("/")
         if at > 0 and unit[at:] in PERIODS:
             periods.setdefault((value, unit[:at]), set()).add(unit[at:])
-        elif unit.startswith("d "):
-            kinds.setdefault(value, set()).add(unit[2:])
+        elif unit.startswith(("d ", "% ")):
+            kinds.setdefault(value, set()).add(unit)
         else:
             by_number.setdefault(value, set()).add(unit)
     found = []
     for value, unit in claimed:
-        if value in by_number and unit not in by_number[value]:
+        if unit not in by_number.get(value, () if isinstance(unit, Operand) else (unit,)):
             found.append(written(value, unit))
-        elif isinstance(unit, Days) and unit.kind not in kinds.get(value, (unit.kind,)):
+        elif isinstance(unit, Operand) and unit.way and _other_kind(kinds, value, f"% {unit.way}"):
+            found.append(f"{shown(value)}% {unit.way}")
+        elif isinstance(unit, Days) and _other_kind(kinds, value, f"d {unit.kind}"):
             found.append(f"{shown(value)} {unit.kind} day{'' if value == 1 else 's'}")
         elif isinstance(unit, Rate) and unit.period not in periods.get((value, unit), (unit.period,)):
             found.append(f"{written(value, unit)} per {UNIT_WORDS[unit.period[1:]]}")

@@ -5,48 +5,94 @@ prices but never the total an answer computes for its reader."""
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ragmon.text.deferred import deferred
 from ragmon.text.numbers import CLOCK, clock_forms
 from ragmon.text.terms import profile
 
-_FIGURE = r"[$€£¥]?[ \u00a0]?[0-9][0-9.,]*+(?:[ \u00a0]?(?:%|[$€£¥]|(?!x\b)[^\W\d_]{1,5}\b))?"
-"""A figure with its currency or a short unit ("€590", "420 €", "200 kWh", "33,8 Ct"), or a percentage,
-read so as to refuse the sum it is in."""
+_FIGURE = (r"[$€£¥]?[ \u00a0]?[0-9][0-9.,]*+(?:[ \u00a0]?(?:%|percent\b|per[ \u00a0]cent\b|[$€£¥]|"
+           r"(?!x\b)[^\W\d_]{1,5}\b))?")
+"""A figure with its currency or a short unit ("€590", "420 €", "200 kWh", "33,8 Ct"), or a percentage
+("15%", "15 percent", "3.4 per cent", "3pc"), read so as to refuse the sum it is in."""
 _OPERATOR = r"[×x*/÷+\-−–]"
 _GAP = r"[ \u00a0]{0,3}+"
+_OF = r"[ \u00a0](?:of|de|von|di)[ \u00a0](?:(?:your|the|my|votre|ihrer|ihres)[ \u00a0])?"
+"""A percentage's "of" in the languages read ("9% of £6,000", "30 % de 840 €", "25 % von 38 €"), with a
+possessive ("1.5% of your $310 balance")."""
+_JOIN = r"(?:" + _GAP + r"(?P<operator>" + _OPERATOR + r")" + _GAP + r"|" + _OF + r")"
+_EQUALS = (r"(?:" + _GAP + r"[=≈→]" + _GAP
+           + r"|[ \u00a0](?:is|are|comes to|works out (?:to|at)|soit)[ \u00a0])")
 _SUM = deferred(
-    r"(?<![\w.,])" + _FIGURE + r"(?:" + _GAP + _OPERATOR + _GAP + _FIGURE + r"){1,8}" + _GAP + r"=" + _GAP
-    + r"[*_]{0,2}+(?P<result>" + _FIGURE + ")")
-"""Figures joined by up to eight operators, an equals sign, and the figure they come to (in bold or not).
-Spaced as sums are written, a few spaces at most: runs of spaces or operators read every way had taken
-seconds (tests/text/test_backtracking.py)."""
+    r"(?<![\w.,])(?P<expression>" + _FIGURE + r"(?:" + _JOIN.replace("?P<operator>", "") + _FIGURE
+    + r"){1,8})(?:[ \u00a0](?P<named>[^\W\d_]{2,12}))?" + _EQUALS + r"[*_]{0,2}+(?P<result>" + _FIGURE + ")")
+"""Figures joined by up to eight operators (or a percentage's "of"), a word naming them or not ("$310
+balance", "20% VAT"), an equals sign or its like ("≈", "→", "is", "works out to"), and the figure they come
+to (in bold or not). Spaced as sums are written, a few spaces at most: runs of spaces or operators read
+every way had taken seconds (tests/text/test_backtracking.py)."""
+_TAXES = frozenset({"vat", "tax", "gst", "hst", "iva", "tva", "mwst", "ust"})
+"""Names of a tax, which no worked percentage takes away."""
+_MAY_WORK = deferred(r"[=≈→]|[0-9][ \u00a0]?(?:%|per)")
+"""What a claim has where it may work something out: an equals sign or its like, or a percentage."""
+_PERCENT_OF = deferred(r"(?P<first>" + _FIGURE + r")" + _JOIN + r"(?P<second>" + _FIGURE + r")")
+"""Two figures of a percentage of a figure: multiplied ("60% × $13.50", "£6,800 × 3%"), a percentage of
+("9% of £6,000", "30 % de 840 €", "25 % von 38 €"), or a figure with a percentage added or taken away
+("840 € − 15%", "£238 + 20%"); a division ("€200 / 20%") is none."""
 _TERM = deferred(_GAP + r"(?P<sign>[+\-−–])?" + _GAP + r"(?P<figure>" + _FIGURE + ")")
 
 
-def worked_results(text: str) -> frozenset[float]:
-    """The totals of `text` that follow from the figures added or taken away before their equals sign, as
-    the claim's numbers read them (`profile`). A sum that does not come to its total derives nothing: the
-    total is then looked for in a page like any figure, and a wrong one stays unsupported. Nor does one
-    that a made-up figure could pass through with true arithmetic (two adversarial reviews'): a product ("2
-    × €49 = €98 per month" of a page's €49 "for up to 2 users": a count is any page's small number), a
-    division, a percentage ("€590 − 15% = €501.50" of a page's "15 rooms"), a figure added to itself ("$5 +
-    $5 = $10 per order"), a total that is one of its figures ("€250 + €0 = €250"), or one the claim states
-    again outside the sum ("€590 + €180 = €770 per week, and the deposit is €770")."""
+class Worked(NamedTuple):
+    """What a claim works out in the open: the `results` its figures come to, checked through those
+    figures and not looked for in a page; the percentages (`rates`) a result was worked out from, which
+    a page must write as percentages (`ragmon.text.units.Operand`); and the figures they were taken of
+    (`bases`), which may be the user's own ("1.5% of your $310 balance"), stated in the question only."""
+
+    results: frozenset[float]
+    rates: frozenset[tuple[float, str]] = frozenset()
+    """Each with the way it goes: "off" a figure, "on" it, or "" (a percentage of it)."""
+    bases: frozenset[float] = frozenset()
+
+
+NOTHING_WORKED = Worked(frozenset())
+
+
+def worked(text: str) -> Worked:
+    """The totals of `text` that follow from the figures added or taken away before their equals sign, and
+    the results of a percentage of a figure ("60% × $13.50 = $8.10", "9% of £6,000 = £540", "840 € − 15% =
+    714 €", `_percent_of`), as the claim's numbers read them (`profile`). A sum that does not come to its
+    total derives nothing: the total is then looked for in a page like any figure, and a wrong one stays
+    unsupported. Nor does one that a made-up figure could pass through with true arithmetic (two
+    adversarial reviews'): a product ("2 × €49 = €98 per month" of a page's €49 "for up to 2 users": a
+    count is any page's small number), a division, a figure added to itself ("$5 + $5 = $10 per order"), a
+    total that is one of its figures ("€250 + €0 = €250"), or one the claim states again outside the sum
+    ("€590 + €180 = €770 per week, and the deposit is €770"). A percentage is no count: a page must write
+    it with its "%" (`rates`), so a page's "15 rooms" passes no "€590 − 15% = €501.50"."""
     derived = _arrivals(text) if ":" in text else set()
-    if "=" not in text:
-        return frozenset(derived)
+    if _MAY_WORK.search(text) is None:
+        return Worked(frozenset(derived)) if derived else NOTHING_WORKED
+    rates: set[tuple[float, str]] = set()
+    bases: set[float] = set()
     outside: frozenset[float] | None = None  # the numbers the claim states outside its sums, read once
     for found in _SUM.finditer(text):
-        terms = _terms(text[found.start():found.start("result")].rstrip(" =*_"))
-        values = [value for value, _ in terms]
+        expression = found["expression"]
         total = _value(found["result"])
-        if (terms and total is not None and total not in values and len(set(values)) == len(values)
-                and abs(sum(value * sign for value, sign in terms) - total) <= _tolerance(found["result"])):
+        terms = _terms(expression)
+        percent = None if terms else _percent_of(expression)
+        if percent is not None and percent.way == "off" and (found["named"] or "").lower() in _TAXES:
+            continue  # "£245 − 20% VAT = £196": a tax is added, or taken out by division (£204.17)
+        if percent is not None:
+            values, worked_out = [percent.rate, percent.base], percent.result
+        else:
+            values, worked_out = [value for value, _ in terms], sum(value * sign for value, sign in terms)
+        if (values and total is not None and total not in values and len(set(values)) == len(values)
+                and abs(worked_out - total) <= _tolerance(found["result"])):
             outside = profile(_SUM.sub(" ", text)).numbers if outside is None else outside
             if total not in outside:
                 derived.add(total)
-    return frozenset(derived)
+                if percent is not None:
+                    rates.add((percent.rate, percent.way))
+                    bases.add(percent.base)
+    return Worked(frozenset(derived), frozenset(rates), frozenset(bases))
 
 
 def _arrivals(text: str) -> set[float]:
@@ -87,11 +133,45 @@ def _terms(expression: str) -> list[tuple[float, int]]:
         if term is None or (term["sign"] is None) != (position == 0):
             return [] if expression[position:].strip() else terms
         value = _value(term["figure"])
-        if value is None or term["figure"].rstrip().endswith("%"):
+        if value is None or _percent(term["figure"]):
             return []
         terms.append((value, 1 if term["sign"] in (None, "+") else -1))
         position = term.end()
     return terms
+
+
+class _Percent(NamedTuple):
+    rate: float
+    base: float
+    result: float
+    way: str
+
+
+def _percent_of(expression: str) -> _Percent | None:
+    """The percentage of a figure an expression works out (`_PERCENT_OF`), or None where it is none: two
+    percentages, no percentage, a division, a percentage a figure is added to or taken from ("15% −
+    €590"), or a percentage of a percentage."""
+    found = _PERCENT_OF.fullmatch(expression)
+    if found is None:
+        return None
+    first, second, operator = found["first"], found["second"], found["operator"]
+    if _percent(first) == _percent(second) or operator in ("/", "÷") or (
+            _percent(first) and operator not in (None, "×", "x", "*")):
+        return None
+    rate, base = (_value(first), _value(second)) if _percent(first) else (_value(second), _value(first))
+    if rate is None or base is None:
+        return None
+    share = rate / 100 * base
+    if operator in (None, "×", "x", "*"):
+        return _Percent(rate, base, share, "")
+    if operator == "+":
+        return _Percent(rate, base, base + share, "on")
+    return _Percent(rate, base, base - share, "off")
+
+
+def _percent(figure: str) -> bool:
+    """Whether a figure is a percentage, written with "%" or in words ("15 percent", "3pc")."""
+    return figure.rstrip().lower().endswith(("%", "percent", "cent", "pc"))
 
 
 def _value(figure: str) -> float | None:

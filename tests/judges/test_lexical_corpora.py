@@ -2085,9 +2085,6 @@ CHATTY_ANSWERS_7 = {
     ("en-i14", "false alarm", "| Booking fee (25%, non-refundable) | £2,375 | To secure your date |"),
     ("en-i14", "false alarm", "| Second payment (50%) | £4,750 | 6 December 2025 |"),
     ("en-i14", "false alarm", "💍🎉 6 June 2026 sounds perfect."),
-    ("en-i15", "false alarm",
-     "**Enhanced cover** raises the per-item limit to £5,000 and removes the excess, for 2.5% of your "
-     "quote: 2.5% × £1,240 = **£31**."),
     ("en-i15", "false alarm", "Your £1,800 TV would only be covered up to £750."),
     ("en-i2", "false alarm", "**Total: £9.44**"),
     ("en-i2", "false alarm", "2 juniors: 2 × £2.56 = £5.12"),
@@ -2224,7 +2221,6 @@ CHATTY_ANSWERS_6 = {
     ("es-g1", "read as a claim", "**Penalización por permanencia**"),
     ("it-g1", "read as a claim", "**Pagamento a rate**"),
     ("de-g1", "read as a claim", "**Mehrkosten durch die Preiserhöhung**"),
-    ("en-g10", "false alarm", "60% × $13.50 = **$8.10 per hour** in subsidy"),
     ("en-g6", "read as a claim", "**Important first — warfarin**"),
     ("en-g9", "read as a claim", "**Your Flexible Rate booking**"),
     ("en-g9", "read as a claim", "**Your parents' Advance Purchase booking**"),
@@ -2488,9 +2484,6 @@ CHATTY_ANSWERS_6 = {
     ("en-i15", "false alarm",
      "**Why you can't just activate yet**\nA Personal license can be active on up to 2 devices at once, "
      "and right now those two slots are taken by your desktop and the stolen laptop."),
-    ("en-i2", "false alarm",
-     "1.5% of your $310 balance works out to $4.65, but the minimum charge is **$5**, so that's what would "
-     "be added."),
     ("en-i2", "false alarm",
      "Arrangements normally have to be requested *before* a disconnection notice goes out, so since you've "
      "already received one, a standard arrangement may not be available."),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragmon import Context, EvalConfig, Example, LexicalJudge, evaluate
-from ragmon.text.worked_sums import worked_results
+from ragmon.text.worked_sums import worked
 
 PAGE = ("Full passes cost €590 until 31 January. The workshop day costs €180 per person. Groups of five or "
         "more get 15% off full passes. Each charging session has a $1.00 fee.")
@@ -22,8 +22,7 @@ PAGE = ("Full passes cost €590 until 31 January. The workshop day costs €180
     ("6 × €590 = €3,540", set()),
     ("2 × €49 = €98 per month", set()),
     ("€200 / 2 = €100", set()),
-    ("€590 − 15% = €501.50 per week", set()),
-    ("60% × $13.50 = $8.10 per hour", set()),
+    ("€590 / 20% = €2,950", set()),
     ("$5 + $5 = $10 per order", set()),
     ("€250 + €0 = €250", set()),
     ("€590 + €180 = €770 per week, and the room deposit is €770.", set()),
@@ -34,11 +33,52 @@ PAGE = ("Full passes cost €590 until 31 January. The workshop day costs €180
     ("| 06:42 | Stopping (48) | 07:30 |", set()),  # nor is a bare number one
 ])
 def test_the_results_of_sums_that_come_right(text: str, results: set[float]) -> None:
-    assert worked_results(text) == results
+    assert worked(text) == (results, set(), set())
 
 
-def _verdicts(answer: str) -> list[tuple[str, bool]]:
-    example = Example("q1", "What would six full passes cost?", (Context("fees", PAGE),), answer)
+@pytest.mark.parametrize(("text", "result", "rate", "base"), [
+    # 60/100 x 13.50 = 8.10; 3/100 x 6,800 = 204; 9/100 x 6,000 = 540; 30/100 x 840 = 252; 25/100 x 38
+    # = 9.50; 840 - 126 = 714; 238 + 47.60 = 285.60; 12/100 x 238 = 28.56 (in a table row).
+    ("60% × $13.50 = **$8.10 per hour** in subsidy", 8.1, 60.0, 13.5),
+    ("£6,800 × 3% = **£204**", 204.0, 3.0, 6800.0),
+    ("9% of £6,000 = **£540 a year**", 540.0, 9.0, 6000.0),
+    ("Acompte : 30 % de 840 € = **252 €**.", 252.0, 30.0, 840.0),
+    ("25 % von 38 € = 9,50 €", 9.5, 25.0, 38.0),
+    ("Gli sconti non sono cumulabili: 840 € − 15% = **714 €**", 714.0, 15.0, 840.0),
+    ("Plus VAT: £238 + 20% = £285.60", 285.6, 20.0, 238.0),
+    ("| Duty | 12% x £238 = £28.56 |", 28.56, 12.0, 238.0),
+    ("60% × $13.50 ≈ $8", 8.0, 60.0, 13.5),  # 8.10 is within half a dollar of a whole $8
+    # 1.5/100 x 310 = 4.65; 245 + 49 = 294; 15/100 x 212 = 31.80; 3.4/100 x 5,000 = 170; 9,800 + 294 =
+    # 10,094; 3/100 x 20,000 = 600: a word naming a figure, "is" and "→" for "=", percentages in words.
+    ("1.5% of your $310 balance = **$4.65** late fee", 4.65, 1.5, 310.0),
+    ("£245 + 20% VAT = **£294.00** at checkout", 294.0, 20.0, 245.0),
+    ("15 percent of $212 is **$31.80**.", 31.8, 15.0, 212.0),
+    ("1.5% of your $310 balance works out to $4.65", 4.65, 1.5, 310.0),
+    ("3.4 per cent of $5,000 = $170 in interest", 170.0, 3.4, 5000.0),
+    ("$9,800 + 3% → **$10,094** for 2025–26", 10094.0, 3.0, 9800.0),
+    ("3pc of £20,000 = **£600** early repayment fee", 600.0, 3.0, 20000.0),
+])
+def test_a_percentage_of_a_figure_worked_out_comes_to_its_result(
+        text: str, result: float, rate: float, base: float) -> None:
+    assert worked(text)[::2] == ({result}, {base}) and {rate for rate, _ in worked(text).rates} == {rate}
+
+
+@pytest.mark.parametrize("text", [
+    "60% × $13.50 = $8.50 per hour",  # 8.10, not 8.50
+    "15% of €590 = €90",  # 88.50
+    "15% − €590 = €501.50",  # a percentage with a figure taken from it is no discount
+    "15% × 20% = 3%",  # a percentage of a percentage
+    "50% of £100 = £50",  # the result is one of its figures (the percentage's 50)
+    "9% of £6,000 = £540, and the fee is £540",  # stated again outside the working
+    "£245 − 20% VAT = £196 at checkout",  # a tax is never taken off as a percentage (245 / 1.2 = 204.17)
+])
+def test_a_percentage_worked_out_wrongly_or_ambiguously_derives_nothing(text: str) -> None:
+    assert worked(text).results == set()
+
+
+def _verdicts(answer: str, page: str = PAGE,
+              question: str = "What would six full passes cost?") -> list[tuple[str, bool]]:
+    example = Example("q1", question, (Context("fees", page),), answer)
     result = evaluate([example], LexicalJudge(), EvalConfig(k=1)).results[0]
     return [(v.claim.text, v.supported) for v in result.verdicts]
 
@@ -55,3 +95,60 @@ def test_a_total_worked_out_from_the_pages_figures_is_supported() -> None:
 ])
 def test_a_wrong_total_or_a_made_up_figure_in_a_sum_stays_unsupported(answer: str) -> None:
     assert _verdicts(answer) == [(answer, False)]
+
+
+DISCOUNTED = [
+    "With the group discount a full pass costs €590 − 15% = €501.50.",  # 590 - 88.50
+    "With the group discount, 15 percent of €590 = €88.50 off a full pass.",  # 15/100 x 590
+]
+
+
+@pytest.mark.parametrize("answer", DISCOUNTED)
+def test_a_discount_worked_out_from_the_pages_percentage_is_supported(answer: str) -> None:
+    # The page states €590 and 15% off, never €501.50 or €88.50.
+    assert _verdicts(answer) == [(answer, True)]
+
+
+@pytest.mark.parametrize("answer", DISCOUNTED)
+def test_a_percentage_the_page_holds_only_as_a_count_supports_no_result(answer: str) -> None:
+    # The page's 15 counts rooms: read as a number only, it had let the made-up 15% off pass.
+    rooms = ("Full passes cost €590 until 31 January. Groups of five or more get a discount on full passes "
+             "and 15 rooms at the partner hotel.")
+    assert _verdicts(answer, rooms) == [(answer, False)]
+
+
+@pytest.mark.parametrize("answer", [
+    "With the group discount a full pass costs €590 − 20% = €472.",  # the page's is 15%
+    "With the group discount a full pass costs €650 − 15% = €552.50.",  # the page's price is €590
+])
+def test_a_made_up_percentage_or_figure_it_is_taken_of_stays_unsupported(answer: str) -> None:
+    assert _verdicts(answer) == [(answer, False)]
+
+
+def test_the_figure_a_percentage_is_taken_of_may_be_the_users_own() -> None:
+    # €650 is what the user paid, in the question only: 650 - 97.50 = 552.50.
+    answer = "With the group discount your full pass costs €650 − 15% = €552.50."
+    asked = "I paid €650 for a full pass: what does the group discount bring it to?"
+    assert _verdicts(answer, question=asked) == [(answer, True)]
+
+
+def test_a_figure_of_a_sum_from_the_question_is_no_pages() -> None:
+    # A sum's figure the user gives may be a page's fact the user has wrong: the page's workshop is €180.
+    answer = "A full pass and the workshop day cost €590 + €200 = €790 per person."
+    asked = "Is the workshop day €200, so €790 with a full pass?"
+    assert _verdicts(answer, question=asked) == [(answer, False)]
+
+
+TUITION = "Tuition at Harlan College will rise by 3% for 2025–26. Tuition for 2024–25 was $9,800."
+DIRECT_DEBIT = "Customers who pay their annual bill by direct debit get 4% off it."
+
+
+@pytest.mark.parametrize(("answer", "page", "supported"), [
+    ("Tuition for 2025–26 will be $9,800 + 3% = $10,094.", TUITION, True),  # 9,800 + 294
+    ("Tuition for 2025–26 will be $9,800 − 3% = $9,506.", TUITION, False),  # the page's 3% is a rise
+    ("Paying the annual bill by direct debit: £1,200 − 4% = £1,152.", DIRECT_DEBIT, True),  # 1,200 - 48
+    ("Paying the annual bill by direct debit: £1,200 + 4% = £1,248.", DIRECT_DEBIT, False),  # it is 4% off
+])
+def test_a_percentage_goes_the_way_the_page_takes_it(answer: str, page: str, supported: bool) -> None:
+    asked = "My annual bill is £1,200: what do I pay?" if page == DIRECT_DEBIT else "What is tuition next year?"
+    assert _verdicts(answer, page, asked) == [(answer, supported)]
