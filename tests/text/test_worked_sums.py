@@ -150,5 +150,5 @@ DIRECT_DEBIT = "Customers who pay their annual bill by direct debit get 4% off i
     ("Paying the annual bill by direct debit: £1,200 + 4% = £1,248.", DIRECT_DEBIT, False),  # it is 4% off
 ])
 def test_a_percentage_goes_the_way_the_page_takes_it(answer: str, page: str, supported: bool) -> None:
-    asked = "My annual bill is £1,200: what do I pay?" if page == DIRECT_DEBIT else "What is tuition next year?"
+    asked = "My annual bill is £1,200: what do I pay?" if page == DIRECT_DEBIT else "What will tuition be?"
     assert _verdicts(answer, page, asked) == [(answer, supported)]
