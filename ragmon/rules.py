@@ -156,8 +156,8 @@ day with minutes ("3:30 pm", "15:30") as one number, the teens and tens of five 
 business or working days apart from calendar days; 41 the first that checks a percentage of a figure worked
 out in the open ("60% × $13.50 = $8.10", "9% of £6,000 = £540", "€590 − 15% = €501.50", "£245 + 20% VAT =
 £294") through its percentage, which a page must write as one, and its figure, which may be the user's own
-from the question, and reads sums' totals after "≈", "→", "is" or "works out to" and a word naming the
-figures ("$310 balance")"""
+from the question, and reads totals after "≈" and "→" (and, in a claim with a percentage, "is" or "works
+out to") and a word naming the figures ("$310 balance")"""
 
 PER_EXAMPLE_RULES = 41
 """The first scoring rules whose per-example figures (claims, verdicts, each example's metrics, and so every

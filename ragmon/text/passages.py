@@ -171,7 +171,9 @@ class Passage:
         """A claim's numbers written with a unit this passage writes them with no unit of (`units.clashes`),
         read where the passage writes those numbers (`units.written_with`)."""
         values = {value for value, _ in measured}
-        stated = units.written_with(_prepared(self._numbers_text()), values, number_words(self.terms))
+        directed = {value for value, unit in measured if isinstance(unit, units.Operand) and unit.way}
+        stated = units.written_with(_prepared(self._numbers_text()), values, number_words(self.terms),
+                                    directed)
         return units.clashes(measured, stated)
 
     def counts_otherwise(self, counted: frozenset[how_often.Count]) -> list[str]:
