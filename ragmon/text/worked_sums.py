@@ -171,7 +171,7 @@ def _percent_of(expression: str) -> _Percent | None:
 
 def _percent(figure: str) -> bool:
     """Whether a figure is a percentage, written with "%" or in words ("15 percent", "3pc")."""
-    return figure.rstrip().lower().endswith(("%", "percent", "cent", "pc"))
+    return figure.rstrip().lower().replace("\u00a0", " ").endswith(("%", "percent", "per cent", "pc"))
 
 
 def _value(figure: str) -> float | None:

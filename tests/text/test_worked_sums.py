@@ -15,6 +15,7 @@ PAGE = ("Full passes cost €590 until 31 January. The workshop day costs €180
     ("€590 + €180 = **€770** per person", {770.0}),  # in bold
     ("€590 − €180 + €20 = €430", {430.0}),
     ("$3.50 + $5.50 = $9.00 in fees", {9.0}),  # to the cent written
+    ("30 cent + 20 cent = 50 cent", {50.0}),  # cents, no percentage
     ("€590 + €180 = €790", set()),  # a wrong total derives nothing
     ("Total: €3,540", set()),  # no sum
     # What a made-up figure passes through with true arithmetic (two adversarial reviews'): a product, a
