@@ -1,6 +1,6 @@
-"""Sums an answer works out in the open ("€590 + €180 = €770", "$3.50 + $5.50 = $9.00 in fees"): a total
-that follows from the figures before it is checked through them, not looked for in a page, which states the
-prices but never the total an answer computes for its reader."""
+"""Sums and percentages an answer works out in the open ("€590 + €180 = €770", "$3.50 + $5.50 = $9.00 in
+fees", "9% of £6,000 = £540"): a result that follows from the figures before it is checked through them, not
+looked for in a page, which states the prices and rates but never what an answer computes for its reader."""
 
 from __future__ import annotations
 
