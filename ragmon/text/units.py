@@ -255,11 +255,12 @@ class Operand(str):
 
 
 _PERCENT_WAYS = deferred(
-    r"\b(?:(off|discount|reduc|rebate|cheaper|lower|sav(?:e|ing)|remise|rabatt|ermäßig|sconto|descuento|"
-    r"decrease)|(increas|rise|rising|risen|surcharge|higher|markup|uplift|plus|supplément|majoration|"
+    r"\b(?:(off\b|discount|reduc|rebate|cheaper|lower|sav(?:e|ing)|remise|rabatt|ermäßig|sconto|descuento|"
+    r"decreas)|(increas|rise|rising|risen|surcharge|higher|markup|uplift|plus\b|supplément|majoration|"
     r"aufschlag|zuschlag|aumento|recargo|maggiorazione))")
-"""Words that take a page's percentage off a figure or add it on, in the sentence that gives it; not
-"fee", "tax" or "interest", which go either way ("$500 − 2% = $490 after the fee")."""
+"""Words that take a page's percentage off a figure or add it on, in the sentence that gives it, and the
+words they begin ("reduced", "increases"), but for "off" and "plus" ("office", "plusieurs"); not "fee",
+"tax" or "interest", which go either way ("$500 − 2% = $490 after the fee")."""
 _SENTENCE_END = deferred(r"[.!?;](?:\s|$)|\n")
 
 

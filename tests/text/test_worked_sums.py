@@ -140,7 +140,8 @@ def test_a_figure_of_a_sum_from_the_question_is_no_pages() -> None:
     assert _verdicts(answer, question=asked) == [(answer, False)]
 
 
-TUITION = "Tuition at Harlan College will rise by 3% for 2025–26. Tuition for 2024–25 was $9,800."
+TUITION = ("Official figures: tuition at Harlan College will rise by 3% for 2025–26. Tuition for 2024–25 "
+           "was $9,800.")  # "Official" is no "off"
 DIRECT_DEBIT = "Customers who pay their annual bill by direct debit get 4% off it."
 
 
