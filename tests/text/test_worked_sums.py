@@ -61,7 +61,8 @@ def test_the_results_of_sums_that_come_right(text: str, results: set[float]) -> 
 ])
 def test_a_percentage_of_a_figure_worked_out_comes_to_its_result(
         text: str, result: float, rate: float, base: float) -> None:
-    assert worked(text)[::2] == ({result}, {base}) and {rate for rate, _ in worked(text).rates} == {rate}
+    found = worked(text)
+    assert (found.results, {rate for rate, _ in found.rates}, found.bases) == ({result}, {rate}, {base})
 
 
 @pytest.mark.parametrize("text", [
