@@ -17,18 +17,20 @@ _FIGURE = (r"[$€£¥]?[ \u00a0]?[0-9][0-9.,]*+(?:[ \u00a0]?(?:%|percent\b|per[
 ("15%", "15 percent", "3.4 per cent", "3pc"), read so as to refuse the sum it is in."""
 _OPERATOR = r"[×x*/÷+\-−–]"
 _GAP = r"[ \u00a0]{0,3}+"
-_OF = r"[ \u00a0](?:of|de|von|di)[ \u00a0](?:(?:your|the|my|votre|ihrer|ihres)[ \u00a0])?"
+_OF = r"[ \u00a0](?:of|off|de|von|di)[ \u00a0](?:(?:your|the|my|votre|ihrer|ihres)[ \u00a0])?"
 """A percentage's "of" in the languages read ("9% of £6,000", "30 % de 840 €", "25 % von 38 €"), with a
-possessive ("1.5% of your $310 balance")."""
+possessive ("1.5% of your $310 balance"), or its "off" ("20% off $144")."""
 _JOIN = r"(?:" + _GAP + r"(?P<operator>" + _OPERATOR + r")" + _GAP + r"|" + _OF + r")"
-_EQUALS = (r"(?:" + _GAP + r"[=≈→]" + _GAP
-           + r"|[ \u00a0](?:is|are|comes to|works out (?:to|at)|soit)[ \u00a0])")
+_EQUALS = (r"(?:" + _GAP + r"[=≈→|]" + _GAP + r"|,?[ \u00a0](?:(?:which )?(?:is|are|comes to|works out "
+           + r"(?:to|at))|soit|(?:so )?that[’']s|i\.e\.)[ \u00a0])")
 _SUM = deferred(
     r"(?<![\w.,])(?P<expression>" + _FIGURE + r"(?:" + _JOIN.replace("?P<operator>", "") + _FIGURE
-    + r"){1,8})(?:[ \u00a0](?P<named>[^\W\d_]{2,12}))?" + _EQUALS + r"[*_]{0,2}+(?P<result>" + _FIGURE + ")")
-"""Figures joined by up to eight operators (or a percentage's "of"), a word naming them or not ("$310
-balance", "20% VAT"), an equals sign or its like ("≈", "→", "is", "works out to": words looked for in a
-claim with a percentage only, `worked`), and the figure they come to (in bold or not). Spaced as sums are
+    + r"){1,8})(?P<named>(?:[ \u00a0][^\W\d_]{2,12}){0,2})" + _EQUALS + r"[*_]{0,2}+(?P<result>" + _FIGURE
+    + ")")
+"""Figures joined by up to eight operators (or a percentage's "of"), up to two words naming them or none
+("$310 balance", "20% VAT", "the $41.40 scheduled fee"), an equals sign or its like ("≈", "→", a table's
+next cell, "is", "works out to", ", so that's": words and cells looked for in a claim with "=", "≈", "→"
+or a percentage only, `worked`), and the figure they come to (in bold or not). Spaced as sums are
 written, a few spaces at most: runs of spaces or operators read every way had taken seconds
 (tests/text/test_backtracking.py)."""
 _TAXES = frozenset({"vat", "tax", "gst", "hst", "iva", "tva", "mwst", "ust"})
@@ -78,7 +80,8 @@ def worked(text: str) -> Worked:
         total = _value(found["result"])
         terms = _terms(expression)
         percent = None if terms else _percent_of(expression)
-        if percent is not None and percent.way == "off" and (found["named"] or "").lower() in _TAXES:
+        named = found["named"].lower().split()
+        if percent is not None and percent.way == "off" and not _TAXES.isdisjoint(named):
             continue  # "£245 − 20% VAT = £196": a tax is added, or taken out by division (£204.17)
         if percent is not None:
             values, worked_out = [percent.rate, percent.base], percent.result
@@ -150,23 +153,24 @@ class _Percent(NamedTuple):
 def _percent_of(expression: str) -> _Percent | None:
     """The percentage of a figure an expression works out (`_PERCENT_OF`), or None where it is none: two
     percentages, no percentage, a division, a percentage a figure is added to or taken from ("15% −
-    €590"), or a percentage of a percentage."""
+    €590"), a figure taken off a percentage ("$144 off 20%"), or a percentage of a percentage."""
     found = _PERCENT_OF.fullmatch(expression)
     if found is None:
         return None
     first, second, operator = found["first"], found["second"], found["operator"]
+    off = operator is None and "off" in expression[found.end("first"):found.start("second")]
     if _percent(first) == _percent(second) or operator in ("/", "÷") or (
-            _percent(first) and operator not in (None, "×", "x", "*")):
+            _percent(first) and operator not in (None, "×", "x", "*")) or (off and not _percent(first)):
         return None
     rate, base = (_value(first), _value(second)) if _percent(first) else (_value(second), _value(first))
     if rate is None or base is None:
         return None
     share = rate / 100 * base
-    if operator in (None, "×", "x", "*"):
-        return _Percent(rate, base, share, "")
     if operator == "+":
         return _Percent(rate, base, base + share, "on")
-    return _Percent(rate, base, base - share, "off")
+    if off or operator in ("-", "−", "–"):
+        return _Percent(rate, base, base - share, "off")
+    return _Percent(rate, base, share, "")
 
 
 def _percent(figure: str) -> bool:

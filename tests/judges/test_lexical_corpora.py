@@ -2542,7 +2542,6 @@ CHATTY_ANSWERS_6 = {
      "reste à charge à 173 €."),
     ("fr-g1", "false alarm", "Monture : forfait de **100 €** (sur 180 €)"),
     ("fr-g1", "false alarm", "Verres progressifs : **300 €** (sur 420 €)"),
-    ("fr-g2", "false alarm", "Acompte versé : 30 % de 840 €, soit **252 €**."),
     ("fr-g2", "false alarm",
      "Entre 60 et 30 jours avant l'arrivée, l'acompte est conservé : vous perdriez donc **252 €**."),
     ("fr-g2", "false alarm",

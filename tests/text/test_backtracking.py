@@ -86,6 +86,7 @@ def test_a_long_word_after_a_number_is_read_for_its_bound_at_once() -> None:
     "'1 +' + ' ' * 100_000 + 'x = 2'",  # spaces after an operator, split between two runs (20,000: 7 s)
     "'1' + ' + 1' * 100_000 + ' = x'",  # operators with no result, read again from each figure
     "'1 percent of your ' * 100_000 + 'is 2'",  # percentages of percentages, in words (1.3 s at 100,000)
+    "'1% off 2 ab cd ' * 50_000 + ', so that’s 3'",  # words naming a figure, again and again
 ])
 def test_a_sum_with_long_runs_is_read_for_its_result_at_once(text: str) -> None:
     # A worked sum is spaced as people write it: a few spaces and up to eight operators. Neither text has a

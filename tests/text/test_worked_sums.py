@@ -58,6 +58,12 @@ def test_the_results_of_sums_that_come_right(text: str, results: set[float]) -> 
     ("3.4 per cent of $5,000 = $170 in interest", 170.0, 3.4, 5000.0),
     ("$9,800 + 3% → **$10,094** for 2025–26", 10094.0, 3.0, 9800.0),
     ("3pc of £20,000 = **£600** early repayment fee", 600.0, 3.0, 20000.0),
+    # 12/100 x 238 = 28.56; 85/100 x 41.40 = 35.19; 144 - 28.80 = 115.20; 30/100 x 840 = 252: a table's
+    # next cell, two words naming the figure, "off", and the connectives of chat.
+    ("| Duty (12%) | 12% × £238 | £28.56 |", 28.56, 12.0, 238.0),
+    ("Carewell covers 85% of the $41.40 scheduled fee, so that's **$35.19** back.", 35.19, 85.0, 41.4),
+    ("20% off $144, which works out to **$115.20** a year", 115.2, 20.0, 144.0),
+    ("Acompte versé : 30 % de 840 €, soit **252 €**.", 252.0, 30.0, 840.0),
 ])
 def test_a_percentage_of_a_figure_worked_out_comes_to_its_result(
         text: str, result: float, rate: float, base: float) -> None:
@@ -73,6 +79,8 @@ def test_a_percentage_of_a_figure_worked_out_comes_to_its_result(
     "50% of £100 = £50",  # the result is one of its figures (the percentage's 50)
     "9% of £6,000 = £540, and the fee is £540",  # stated again outside the working
     "£245 − 20% VAT = £196 at checkout",  # a tax is never taken off as a percentage (245 / 1.2 = 204.17)
+    "£245 − 20% UK VAT = £196 at checkout",  # nor named in two words
+    "$144 off 20% = $115.20",  # a figure off a percentage
 ])
 def test_a_percentage_worked_out_wrongly_or_ambiguously_derives_nothing(text: str) -> None:
     assert worked(text).results == set()
