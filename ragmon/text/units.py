@@ -364,10 +364,12 @@ def _pairs(match: re.Match[str], found: set[tuple[float, str]],
                 rates.setdefault((value, its), set()).add(period)
 
 
-def _other_kind(kinds: dict[float, set[str]], value: float, kind: str) -> bool:
-    """Whether a page gives `value` only as units of another kind ("d calendar" for "d business", "% on"
-    for "% off"): one it gives as no kind says nothing against any."""
-    return value in kinds and kind not in kinds[value]
+def _other_kind(kinds: dict[tuple[float, str], set[str]], value: float, kind: str) -> bool:
+    """Whether a page gives `value` only as units of another kind of the same family ("d calendar" for "d
+    business", "% on" for "% off"): one it gives as no kind of that family says nothing against any, nor do
+    another family's ("14% off" against "14 calendar days")."""
+    given = kinds.get((value, kind[0]))
+    return given is not None and kind not in given
 
 
 _SPEEDS = {"km": "kph", "mi": "mph"}
@@ -389,13 +391,13 @@ def clashes(claimed: frozenset[tuple[float, str]], stated: frozenset[tuple[float
     missing from either ("monthly")."""
     by_number: dict[float, set[str]] = {}
     periods: dict[tuple[float, str], set[str]] = {}
-    kinds: dict[float, set[str]] = {}
+    kinds: dict[tuple[float, str], set[str]] = {}  # days of a kind ("d") apart from a percentage's ways ("%")
     for value, unit in stated:
         at = unit.rfind("/")
         if at > 0 and unit[at:] in PERIODS:
             periods.setdefault((value, unit[:at]), set()).add(unit[at:])
         elif unit.startswith(("d ", "% ")):
-            kinds.setdefault(value, set()).add(unit)
+            kinds.setdefault((value, unit[0]), set()).add(unit)
         else:
             by_number.setdefault(value, set()).add(unit)
     found = []

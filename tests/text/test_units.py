@@ -8,7 +8,7 @@ from lexical_verdict import verdict
 
 from ragmon.text.numbers import european_numbers
 from ragmon.text.terms import prepare
-from ragmon.text.units import units
+from ragmon.text.units import Days, Operand, clashes, units
 
 
 @pytest.mark.parametrize(("claim", "context", "lacks"), [
@@ -159,3 +159,12 @@ def test_a_made_up_unit_of_length_weight_speed_or_power_is_unsupported(claim: st
 ])
 def test_the_same_measure_in_another_spelling_is_supported(claim: str, context: str) -> None:
     assert verdict(claim, context) == (True, None)
+
+
+@pytest.mark.parametrize(("claimed", "stated"), [
+    ((14.0, Days("calendar")), (14.0, "% off")),  # a page's "14% off" says nothing of 14 days' kind
+    ((14.0, Operand("off")), (14.0, "d business")),  # nor its "14 business days" of the way 14% goes
+])
+def test_a_kind_of_one_unit_says_nothing_against_anothers(claimed: tuple[float, str],
+                                                          stated: tuple[float, str]) -> None:
+    assert clashes(frozenset({claimed}), frozenset({stated, (14.0, "%"), (14.0, "d")})) == []
