@@ -1423,11 +1423,13 @@ def claim_profile(text: str, question: str = "") -> TextProfile:
         rest = profile(text[start:])
         read = rest if rest.terms or rest.numbers else read
     if read.numbers and (derived := worked(text)).results:
-        known = derived.results | (derived.bases & profile(question).numbers)
+        asked = profile(question)
+        known = derived.results | (derived.bases & asked.numbers)
         rates = {rate for rate, _ in derived.rates}
+        named = asked.terms
         read = TextProfile(read.terms, read.numbers - known, read.literals, frozenset(
             unit for unit in read.units if unit[0] not in known and unit[0] not in rates).union(
-            (rate, Operand(way)) for rate, way in derived.rates))
+            (rate, Operand(way, named)) for rate, way in derived.rates))
     framing = _label_terms(text)
     if not framing or (not (terms := read.terms - framing) and not read.numbers):
         return read

@@ -11,7 +11,7 @@ import re
 import sys
 from collections.abc import KeysView
 
-from ragmon.text import how_often, literals, passage_sentences, units
+from ragmon.text import how_often, literals, passage_sentences, percent_rows, units
 from ragmon.text.cache import text_cache
 from ragmon.text.numbers import (
     FORTNIGHT,
@@ -169,12 +169,13 @@ class Passage:
 
     def clashes(self, measured: frozenset[tuple[float, str]]) -> list[str]:
         """A claim's numbers written with a unit this passage writes them with no unit of (`units.clashes`),
-        read where the passage writes those numbers (`units.written_with`)."""
+        read where the passage writes those numbers (`units.written_with`), and its worked percentages the
+        passage gives to another row than the question's (`percent_rows`)."""
         values = {value for value, _ in measured}
-        directed = {value for value, unit in measured if isinstance(unit, units.Operand) and unit.way}
-        stated = units.written_with(_prepared(self._numbers_text()), values, number_words(self.terms),
-                                    directed)
-        return units.clashes(measured, stated)
+        worked = {value: unit for value, unit in measured if isinstance(unit, units.Operand)}
+        low = _prepared(self._numbers_text())
+        stated = units.written_with(low, values, number_words(self.terms), worked)
+        return units.clashes(measured, stated | percent_rows.rows(low, worked) if worked else stated)
 
     def counts_otherwise(self, counted: frozenset[how_often.Count]) -> list[str]:
         """A claim's counts per period (`how_often.counts`) that this passage gives per other periods only."""

@@ -18,7 +18,7 @@ which the claim must give as the context does where both give one ("$5 per month
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable, Mapping
 
 from ragmon.text.deferred import deferred
 from ragmon.text.numbers import clock, clock_forms, digits_of, shown, word_number
@@ -244,14 +244,18 @@ class Operand(str):
     page's "will rise by 3%"). Equal to "%", as `Days` is to "d"."""
 
     way: str
+    asked: frozenset[str]
+    """The terms of the question: a page's percentage given to a row or tier it names less than another's
+    is another row's (`ragmon.text.percent_rows`)."""
 
-    def __new__(cls, way: str = "") -> Operand:
+    def __new__(cls, way: str = "", asked: frozenset[str] = frozenset()) -> Operand:
         operand = super().__new__(cls, "%")
         operand.way = way
+        operand.asked = asked
         return operand
 
-    def __reduce__(self) -> tuple[type[Operand], tuple[str]]:
-        return Operand, (self.way,)
+    def __reduce__(self) -> tuple[type[Operand], tuple[str, frozenset[str]]]:
+        return Operand, (self.way, self.asked)
 
 
 _PERCENT_WAYS = deferred(
@@ -292,13 +296,13 @@ def _days(between: str, unit: str) -> str:
 
 
 def written_with(low: str, values: Iterable[float], spelled: Iterable[str] = (),
-                 directed: Collection[float] = ()) -> frozenset[tuple[float, str]]:
+                 worked: Mapping[float, Operand] | None = None) -> frozenset[tuple[float, str]]:
     """`units` of a passage for these numbers only: each is looked for by its digits (`str.find`) and read
     where it is written. Reading a passage's every unit cost 28 us, for each passage a claim with a unit
     passed the rest on. A rate's period is a unit of its own here, the unit and its period ("$/mo"), for
     `clashes` only: a passage may give a number one period in one place and another in the next; so are
-    days of a kind ("d business", `Days`), and the ways a percentage goes ("% off", `Operand`), read for
-    the `directed` numbers only (a claim's worked percentages: reading them for every claim had cost 3%)."""
+    days of a kind ("d business", `Days`), and the ways a percentage goes ("% off", `Operand`), read for a
+    claim's `worked` percentages only (reading them for every claim had cost 3%)."""
     found: set[tuple[float, str]] = set()
     _spelled(low, spelled, found, page=True)
     rates: dict[tuple[float, str], set[str]] = {}
@@ -311,7 +315,8 @@ def written_with(low: str, values: Iterable[float], spelled: Iterable[str] = (),
                 match = _WITH_UNIT.match(low, start)
                 if match is not None and match.start(2) == at:
                     _pairs(match, found, rates, kinds)
-                    if value in directed and match.group(6) is not None and UNIT_NAMES[match.group(6)] == "%":
+                    if worked and value in worked and worked[value].way and match.group(6) is not None \
+                            and UNIT_NAMES[match.group(6)] == "%":
                         kinds.update((value, way) for way in _percent_ways(low, at))
     found.update((value, unit + period) for (value, unit), periods in rates.items() for period in periods)
     return frozenset(found | kinds)
@@ -379,16 +384,16 @@ _HALF_DAY = frozenset(("am", "pm"))
 
 
 def clashes(claimed: frozenset[tuple[float, str]], stated: frozenset[tuple[float, str]]) -> list[str]:
-    """The claim's numbers with a unit the context never writes them with, though it writes them with
-    another ("500 mcg" where the context has only "500 mg"), or with a period (a `Rate`) the context never
-    gives them that unit with, though it gives them another ("$5 per month" where it has only "$5 per
-    week": `written_with`'s "$/w"), or days of a kind the context gives them only in days of the other
-    ("14 business days" where it has only "14 calendar days": `written_with`'s "d calendar"), or a
-    percentage a result is worked out from that it writes with no "%" or not at all, or only in words
-    taking it the other way ("rise by 3%" for a claim's "$9,800 − 3%": `Operand`), as `written` for a
-    reason. A number given no period, by the claim or
-    by the context, says nothing against the other's: so the lexical judge treats a frequency word
-    missing from either ("monthly")."""
+    """The claim's numbers with a unit the context never writes them with, though it writes them with another
+    ("500 mcg" where the context has only "500 mg"), or with a period (a `Rate`) the context never gives
+    them that unit with, though it gives them another ("$5 per month" where it has only "$5 per week":
+    `written_with`'s "$/w"), or days of a kind the context gives them only in days of the other ("14
+    business days" where it has only "14 calendar days": `written_with`'s "d calendar"), or a percentage a
+    result is worked out from that it writes with no "%" or not at all, or only in words taking it the
+    other way ("rise by 3%" for a claim's "$9,800 − 3%": `Operand`), or only for another row than the
+    question's ("r another", `ragmon.text.percent_rows`), as `written` for a reason. A number given no
+    period, by the claim or by the context, says nothing against the other's: so the lexical judge treats
+    a frequency word missing from either ("monthly")."""
     by_number: dict[float, set[str]] = {}
     periods: dict[tuple[float, str], set[str]] = {}
     kinds: dict[tuple[float, str], set[str]] = {}  # days of a kind ("d") apart from a percentage's ways ("%")
@@ -396,7 +401,7 @@ def clashes(claimed: frozenset[tuple[float, str]], stated: frozenset[tuple[float
         at = unit.rfind("/")
         if at > 0 and unit[at:] in PERIODS:
             periods.setdefault((value, unit[:at]), set()).add(unit[at:])
-        elif unit.startswith(("d ", "% ")):
+        elif unit.startswith(("d ", "% ", "r ")):
             kinds.setdefault((value, unit[0]), set()).add(unit)
         else:
             by_number.setdefault(value, set()).add(unit)
@@ -406,6 +411,8 @@ def clashes(claimed: frozenset[tuple[float, str]], stated: frozenset[tuple[float
             found.append(written(value, unit))
         elif isinstance(unit, Operand) and unit.way and _other_kind(kinds, value, f"% {unit.way}"):
             found.append(f"{shown(value)}% {unit.way}")
+        elif isinstance(unit, Operand) and unit.asked and _other_kind(kinds, value, "r this"):
+            found.append(f"{shown(value)}% (another row's)")  # `ragmon.text.percent_rows`
         elif isinstance(unit, Days) and _other_kind(kinds, value, f"d {unit.kind}"):
             found.append(f"{shown(value)} {unit.kind} day{'' if value == 1 else 's'}")
         elif isinstance(unit, Rate) and unit.period not in periods.get((value, unit), (unit.period,)):
