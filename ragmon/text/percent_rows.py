@@ -21,31 +21,34 @@ _REACH = 160
 
 
 def rows(low: str, worked: Mapping[float, Operand]) -> frozenset[tuple[float, str]]:
-    """For each of a claim's worked percentages that asks for a row (`Operand.asked`), "% this" where the
-    page (prepared, `low`) gives it to a row the question and claim name no less than any other, "% another"
-    where it gives it to one they name less than another percentage's (`_another_row`), as units of their
-    own for `ragmon.text.units.clashes`."""
+    """For each of a claim's worked percentages that asks for a row (`Operand.asked`), "r this" where the
+    page (prepared, `low`) gives it to a row the question names no less than any other, "r another" where it
+    gives it to one the question names less than another percentage's (`_another_row`), as units of their
+    own for `ragmon.text.units.clashes`. Nothing for a page of more than `_MOST_PERCENTAGES`: each place of
+    the claim's percentage is read against every other's."""
     asked = {value: operand.asked for value, operand in worked.items() if operand.asked}
     if not asked:
         return frozenset()
-    found: set[tuple[float, str]] = set()
-    percents = [(float(place.group(1)), place.start()) for place in _PAGE_PERCENT.finditer(low)]
-    for value, at in percents:
-        if value in asked:
-            another = _another_row(low, at, value, asked[value], percents)
-            found.add((value, "r another" if another else "r this"))
-    return frozenset(found)
+    places = [(float(place.group(1)), place.start()) for place in _PAGE_PERCENT.finditer(low)]
+    if len(places) > _MOST_PERCENTAGES:
+        return frozenset()
+    named = [(value, _named_before(low, at)) for value, at in places]
+    return frozenset((value, "r another" if _another_row(mine, value, asked[value], named) else "r this")
+                     for value, mine in named if value in asked)
 
 
-def _another_row(low: str, at: int, value: float, asked: frozenset[str],
-                 percents: list[tuple[float, int]]) -> bool:
+_MOST_PERCENTAGES = 200
+"""The most percentages a page may give for their rows to be read: 2,000 places of the claim's among 4,000
+had taken 30 s, read against each other."""
+
+
+def _another_row(mine: frozenset[str], value: float, asked: frozenset[str],
+                 named: list[tuple[float, frozenset[str]]]) -> bool:
     """Whether another percentage of the page is given to a row that `asked` names more of than the row
-    this one, at `at`, is given to ("silver" of "Silver members get 10%" for a Silver member, against the
-    20%'s "gold")."""
-    mine = _named_before(low, at)
-    for other, other_at in percents:
+    this one (named `mine`) is given to ("silver" of "Silver members get 10%" for a Silver member, against
+    the 20%'s "gold")."""
+    for other, theirs in named:
         if other != value:
-            theirs = _named_before(low, other_at)
             naming = theirs - mine
             if len(naming) <= _MOST_NAMING and len(naming & asked) > len((mine - theirs) & asked):
                 return True
