@@ -1426,10 +1426,9 @@ def claim_profile(text: str, question: str = "") -> TextProfile:
         asked = profile(question)
         known = derived.results | (derived.bases & asked.numbers)
         rates = {rate for rate, _ in derived.rates}
-        named = asked.terms
         read = TextProfile(read.terms, read.numbers - known, read.literals, frozenset(
             unit for unit in read.units if unit[0] not in known and unit[0] not in rates).union(
-            (rate, Operand(way, named)) for rate, way in derived.rates))
+            (rate, Operand(way, asked.terms)) for rate, way in derived.rates))
     framing = _label_terms(text)
     if not framing or (not (terms := read.terms - framing) and not read.numbers):
         return read

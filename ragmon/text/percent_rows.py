@@ -9,15 +9,13 @@ from collections.abc import Mapping
 
 from ragmon.text.deferred import deferred
 from ragmon.text.terms import read_terms
-from ragmon.text.units import Operand
+from ragmon.text.units import Operand, clause_start
 
 _PAGE_PERCENT = deferred(r"(?<![\w.,])([0-9]+(?:\.[0-9]+)?)[ \u00a0]?%")
 _CLAUSE_END = deferred(r"[.!?;](?:\s|$)|\n|,? (?:and|while|whereas|but) ")
 """Where the row or tier a percentage is given to starts: a sentence, a line (a table's row, a list's
 item), or a clause joined by "and", "while" or "but" ("seniors get 15% off, and low-income households get
 30%")."""
-_REACH = 160
-"""The most characters before a percentage read for what it is given to."""
 
 
 def rows(low: str, worked: Mapping[float, Operand]) -> frozenset[tuple[float, str]]:
@@ -64,8 +62,7 @@ clause leaves to it ("Standard customers who add car insurance get 7% off; Premi
 def _named_before(low: str, at: int) -> frozenset[str]:
     """The terms of the clause before a page's percentage at `at`: the row or tier it is given to, after a
     colon where words follow it ("Harwood Books loyalty: Gold members get 20%", not "Gold members: 20%")."""
-    start = max((found.end() for found in _CLAUSE_END.finditer(low, max(0, at - _REACH), at)),
-                default=max(0, at - _REACH))
+    start = clause_start(low, at, _CLAUSE_END)
     colon = low.rfind(": ", start, at)
     if colon >= 0 and (after := read_terms(low[colon + 2:at])[0]):
         return after

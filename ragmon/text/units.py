@@ -268,18 +268,25 @@ words they begin ("reduced", "increases"), but for "off" and "plus" ("office", "
 _SENTENCE_END = deferred(r"[.!?;](?:\s|$)|\n")
 
 
+def clause_start(low: str, at: int, ends: re.Pattern[str]) -> int:
+    """Where the clause holding `at` starts: after the last of `ends` within `REACH` characters before it,
+    or `REACH` characters before it."""
+    return max((found.end() for found in ends.finditer(low, max(0, at - REACH), at)),
+               default=max(0, at - REACH))
+
+
 def _percent_ways(low: str, at: int) -> set[str]:
     """The ways (`Operand.way`) the words of the sentence around `at` take a percentage there, as units of
     their own ("% off", "% on")."""
-    start = max((found.end() for found in _SENTENCE_END.finditer(low, max(0, at - _WAY_REACH), at)),
-                default=max(0, at - _WAY_REACH))
-    end = _SENTENCE_END.search(low, at, at + _WAY_REACH)
+    start = clause_start(low, at, _SENTENCE_END)
+    end = _SENTENCE_END.search(low, at, at + REACH)
     return {"% off" if found.group(1) else "% on"
-            for found in _PERCENT_WAYS.finditer(low, start, end.start() if end else at + _WAY_REACH)}
+            for found in _PERCENT_WAYS.finditer(low, start, end.start() if end else at + REACH)}
 
 
-_WAY_REACH = 160
-"""The most characters either side of a percentage read for the way it goes."""
+REACH = 160
+"""The most characters either side of a page's percentage read for the way it goes and the row it is given
+to (`ragmon.text.percent_rows`)."""
 
 
 _KINDS = {"business": "business", "working": "business", "calendar": "calendar"}
@@ -396,7 +403,7 @@ def clashes(claimed: frozenset[tuple[float, str]], stated: frozenset[tuple[float
     a frequency word missing from either ("monthly")."""
     by_number: dict[float, set[str]] = {}
     periods: dict[tuple[float, str], set[str]] = {}
-    kinds: dict[tuple[float, str], set[str]] = {}  # days of a kind ("d") apart from a percentage's ways ("%")
+    kinds: dict[tuple[float, str], set[str]] = {}  # by family: days' kinds ("d"), ways ("%"), rows ("r")
     for value, unit in stated:
         at = unit.rfind("/")
         if at > 0 and unit[at:] in PERIODS:

@@ -80,8 +80,8 @@ def worked(text: str) -> Worked:
         total = _value(found["result"])
         terms = _terms(expression)
         percent = None if terms else _percent_of(expression)
-        named = found["named"].lower().split()
-        if percent is not None and percent.way == "off" and not _TAXES.isdisjoint(named):
+        if percent is not None and percent.way == "off" and not _TAXES.isdisjoint(
+                found["named"].lower().split()):
             continue  # "£245 − 20% VAT = £196": a tax is added, or taken out by division (£204.17)
         if percent is not None:
             values, worked_out = [percent.rate, percent.base], percent.result
@@ -158,11 +158,12 @@ def _percent_of(expression: str) -> _Percent | None:
     if found is None:
         return None
     first, second, operator = found["first"], found["second"], found["operator"]
+    rate_first = _percent(first)
     off = operator is None and "off" in expression[found.end("first"):found.start("second")]
-    if _percent(first) == _percent(second) or operator in ("/", "÷") or (
-            _percent(first) and operator not in (None, "×", "x", "*")) or (off and not _percent(first)):
+    if rate_first == _percent(second) or operator in ("/", "÷") or (
+            rate_first and operator not in (None, "×", "x", "*")) or (off and not rate_first):
         return None
-    rate, base = (_value(first), _value(second)) if _percent(first) else (_value(second), _value(first))
+    rate, base = (_value(first), _value(second)) if rate_first else (_value(second), _value(first))
     if rate is None or base is None:
         return None
     share = rate / 100 * base
