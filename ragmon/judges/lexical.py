@@ -13,7 +13,6 @@ The README's judge section gives each rule with the figures it earned against hu
 from __future__ import annotations
 
 import argparse
-import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, SupportsFloat
@@ -21,8 +20,10 @@ from typing import Any, NamedTuple, SupportsFloat
 from ragmon.model import Claim, ClaimVerdict, Example, real_as_written
 from ragmon.options import fraction
 from ragmon.text import how_often
+from ragmon.text.bound_sentences import NEGATED, bound_sentences
 from ragmon.text.claims import claim_profile
 from ragmon.text.numbers import shown
+from ragmon.text.own_figures import agreed, negated, own_figures, speaks_to_the_user
 from ragmon.text.passage_sentences import (
     LONGEST,
     NO_STANCE,
@@ -100,7 +101,7 @@ class LexicalJudge:
         try:
             read_sentences: dict[str, tuple[Sentence, ...]] = {}  # this example's, whatever `sentences` keeps
             return tuple(_verdict(claim, claim_profile(claim.text, example.question), self.threshold,
-                                  contexts, read_sentences) for claim in claims)
+                                  contexts, read_sentences, example.question) for claim in claims)
         except AttributeError:
             # Sentences passed as strings failed with "'str' object has no attribute 'text'". Told apart
             # here, once something failed, so that judging claims costs no check at all.
@@ -121,7 +122,13 @@ def _refuse_non_claims(claims: Sequence[object]) -> None:
 
 def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
              contexts: Sequence[tuple[str, str, Passage]],
-             read_sentences: dict[str, tuple[Sentence, ...]]) -> ClaimVerdict:
+             read_sentences: dict[str, tuple[Sentence, ...]], question: str) -> ClaimVerdict:
+    # The user's own figures restated to them ("so your 15-year-old qualifies") count towards the claim's
+    # numbers, as ever, but no page need state them.
+    all_numbers = claim_profile.numbers
+    if all_numbers and (given := _users_own(claim, claim_profile, question, contexts)):
+        claim_profile = TextProfile(claim_profile.terms, all_numbers - given, claim_profile.literals,
+                                    frozenset(unit for unit in claim_profile.units if unit[0] not in given))
     terms, numbers, named, measured = (claim_profile.terms, claim_profile.numbers, claim_profile.literals,
                                        claim_profile.units)
     # A claim made only of numbers (and function words) is supported by a context holding them all.
@@ -152,10 +159,10 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
         if closest is None or shared > closest[0]:
             closest = (shared, ctx_id, read, text, held)
         if shared < needed:
-            if not numbers:
+            if not all_numbers:
                 continue
             if lowered is None:
-                lowered = needed - _counted(numbers) * (1.0 - threshold)
+                lowered = needed - _counted(all_numbers) * (1.0 - threshold)
             if shared < lowered:
                 continue
         if ((numbers and not read.states(numbers)) or (named and read.lacks(named))
@@ -197,6 +204,26 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     # Bounds unread: no context passed the rest, so none fell short on its bounds alone.
     return ClaimVerdict(claim, False, (), _reason(claim.text, claim_profile, opposites, counted,
                                                   bounded or NO_BOUNDS, *closest, moved.get(closest[1])))
+
+
+def _users_own(claim: Claim, profile: TextProfile, question: str,
+               contexts: Sequence[tuple[str, str, Passage]]) -> frozenset[float]:
+    """The user's own figures in the question that the claim restates to them (`own_figures`) and no
+    context states: one that does checks the claim as ever ("Holding three policies, you get 15% off" is
+    read against the page's "3 or more policies ... 15%", not against its "2 policies ... 10%", which
+    shares more of its other words). Only where the contexts' bounds agree with what the claim makes of
+    them (`agreed`)."""
+    own = own_figures(question, profile) if question else _NO_FIGURES
+    if not own or not speaks_to_the_user(claim.text):
+        return _NO_FIGURES
+    given = frozenset(figure for figure in own
+                      if not any(read.states(frozenset((figure,))) for _, _, read in contexts))
+    if not given:
+        return given
+    return agreed(given, profile, negated(prepare(claim.text)), [text for _, text, _ in contexts])
+
+
+_NO_FIGURES: frozenset[float] = frozenset()
 
 
 def _negatable(claim_text: str, terms: frozenset[str]) -> frozenset[str]:
@@ -302,14 +329,8 @@ def _bounds(claim: Claim, profile: TextProfile, threshold: float) -> Bounds:
     if not given:
         return NO_BOUNDS  # the rest is read only of bounds `given` (`_bounded_otherwise`): nothing to compare
     terms = profile.terms - BOUND_TERMS
-    return Bounds(given, _NEGATED.search(low) is not None, terms, threshold * len(terms) - _FLOAT_SLACK,
+    return Bounds(given, NEGATED.search(low) is not None, terms, threshold * len(terms) - _FLOAT_SLACK,
                   profile.numbers)
-
-
-_NEGATED = re.compile(r"n't\b|\bnever\b|\bcannot\b|\bnot\b(?!\s+(?:more|less|fewer)\s+than|\s+exceeding)")
-"""A negation: a claim with one states the complement of a sentence without ("you can't apply if you're
-under 18", from "you must be at least 18"), not a turned copy of it, so it is compared with negated
-sentences only ("Orders under $50 don't ship free" against "Orders over $50 don't ship free")."""
 
 
 def _bounded_otherwise(bounded: Bounds, text: str) -> list[str]:
@@ -324,25 +345,18 @@ def _bounded_otherwise(bounded: Bounds, text: str) -> list[str]:
     of the English corpora, and no made-up one caught)."""
     values = {value for value, _ in bounded.given}
     stated: set[tuple[float, str]] = set()
-    for sentence in _sentences(text):
+    for sentence in bound_sentences(text):
         given = bounds(sentence, values)
         if (not given or len(bounded.terms & read_terms(sentence)[0]) < bounded.needed
                 or not bounded.numbers <= read_profile(sentence).numbers):
             continue
-        negated = _NEGATED.search(sentence) is not None
+        negated = NEGATED.search(sentence) is not None
         if bounded.negated and not negated:
             continue
         stated.update(given)
         if negated != bounded.negated or _OTHERWISE.search(sentence) is not None:
             stated.update((value, way) for value in values for way in ("more", "less"))
     return bounded_otherwise(bounded.given, frozenset(stated))
-
-
-@functools.lru_cache(maxsize=16)
-def _sentences(text: str) -> tuple[str, ...]:
-    """A context's sentences, `prepare`d: read again for each bounded claim of an example, a 345 KB page
-    had cost 50 times the scoring without the check (40 such claims: 0.7 s)."""
-    return tuple(_SENTENCE_END.split(prepare(text)))
 
 
 _OTHERWISE = re.compile(r"\bunless\b|\bexcept\b|\botherwise\b"
@@ -355,9 +369,6 @@ bound."""
 
 BOUND_TERMS = frozenset(filter(None, map(TERMS.__getitem__, BOUND_WORDS)))
 """The terms of the words bounds are written with: "a maximum of 5 users" turned is "a minimum of 5"."""
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
-"""Not at a colon: "Free shipping: orders over $50." is one statement, whose halves held no claim's terms
-and number together."""
 
 
 def _counted(numbers: frozenset[float]) -> int:

@@ -462,7 +462,8 @@ def _alternatives(words: Iterable[str]) -> str:
     return "|".join(re.escape(word).replace(r"\ ", r"\s+") for word in sorted(words, key=len, reverse=True))
 
 
-_BOUND_BEFORE = re.compile(r"\b(" + _alternatives((*_MORE, *_LESS)) + r")(?:\s+of)?\s*(?:[$€£¥]\s?)?$")
+_BOUND_BEFORE = re.compile(r"\b(" + _alternatives((*_MORE, *_LESS))
+                           + r")(?:\s+(?:the\s+)?age)?(?:\s+of)?\s*(?:[$€£¥]\s?)?$")
 _BOUND_AFTER = re.compile(r"(\+)(?![0-9])|(?:\s?%|[\s-][^\W\d_]++){0,2}?\s+("
                           + _alternatives((*_MORE_AFTER, *_LESS_AFTER)) + r")\b(?!(?<=up)\s+to\b)")
 """A bound after a number, past up to two words of its unit or of what it counts ("5 users or fewer"); not
@@ -471,7 +472,7 @@ side by side with none had let one long word be split every way (16,000 letters:
 _BOUND_ANY = re.compile(r"\b(" + _alternatives((*_MORE, *_LESS)) + r")\b")
 _NUMBER_AT = re.compile(_NUMBER)
 _MAY_BOUND = re.compile(r"over|under|above|below|than|up to|at least|at most|imum|max|excee|upwards|\+|"
-                        r"or (?:more|less|fewer|greater|higher|lower|older|younger)|and up")
+                        r"or (?:more|less|fewer|greater|higher|lower|older|younger)|and (?:up|older|younger)")
 """A claim that may bound a number: only such a claim's bounds are read (`bounds`)."""
 
 

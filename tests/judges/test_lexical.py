@@ -532,6 +532,14 @@ def test_a_document_too_large_for_the_caches_is_let_go_once_its_example_is_judge
     ("Orders over $50 ship free today.", "Orders under $50 ship free.", "under 50, not over 50"),
     ("Shipping is free on orders under $50.", "Free shipping: orders over $50.", "over 50, not under 50"),
     ("Orders under $50 don't ship free.", "Orders over $50 don't ship free.", "over 50, not under 50"),
+    # "and younger" and "and older" were not looked for, and "under age 19" not read as a bound: each claim
+    # held every term and number of its page.
+    ("Guests aged 16 and younger may use the pool without an adult.",
+     "Guests aged 16 and older may use the pool without an adult.", "over 16, not under 16"),
+    ("Guests aged 12 and older must be accompanied by an adult.",
+     "Guests aged 12 and younger must be accompanied by an adult.", "under 12, not over 12"),
+    ("Orthodontia is covered for dependent children over age 19 only.",
+     "Orthodontia is covered for dependent children under age 19 only.", "under 19, not over 19"),
 ])
 def test_a_bound_turned_the_other_way_is_unsupported(answer: str, context: str, says: str) -> None:
     [verdict] = verdicts(LexicalJudge(), example(answer, context))

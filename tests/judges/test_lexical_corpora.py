@@ -717,9 +717,6 @@ CHATTY_ANSWERS = {
     ("en-i11", "false alarm",
      "There are no fines on ordinary loans — fines only kick in if you keep an item someone else has "
      "requested, at £1 per day."),
-    ("en-i12", "false alarm",
-     "At 17, your cousin meets the minimum guest age of 16, but they'll need to bring photo ID and "
-     "sign a waiver at reception."),
     ("en-i12", "read as a claim", "Here's how guest visits work for Standard members."),
     ("en-i2", "read as a claim", "Sure, here's how the timing works."),
     ("en-i5", "made-up sentence passed", "Claims for major dental are paid back at 60% of the fee."),
@@ -925,9 +922,6 @@ CHATTY_ANSWERS_3 = {
     ("es-g1", "false alarm",
      "Si usas la bici 45 minutos, pagarías 0,50 € por el tramo adicional, ya que se cobra por cada 30 "
      "minutos o fracción."),
-    ("en-g10", "false alarm",
-     "As your dog is 9, you would pay the £99 excess on each claim plus a 20% co-payment on the "
-     "remaining amount, which applies to pets aged 8 or older at the start of the policy year."),
     ("en-g2", "false alarm", "Last admission is 45 minutes before closing, so 20:15 on a Wednesday."),
     ("en-g7", "false alarm", "Have an amazing time at Riverside Sounds!"),
     ("en-g8", "false alarm",
@@ -936,11 +930,6 @@ CHATTY_ANSWERS_3 = {
     ("en-i1", "false alarm",
      "At 14 months it's still within the 2-year manufacturer's warranty, as long as you have proof of "
      "purchase."),
-    ("en-i2", "false alarm",
-     "Unfortunately the pool, sauna and steam room are only open to guests aged 16 and over, so your "
-     "15-year-old won't be able to join you there."),
-    ("en-i5", "false alarm",
-     "Groups of 10 or more get 20% off standard admission, so your group of 15 qualifies."),
     ("en-i5", "made-up sentence passed",
      "There's also a guided tour of the 'Life at Sea' galleries led by curator Dr Helen Marsh every "
      "Thursday at 14:00, for an extra £6 per person."),
@@ -1341,8 +1330,6 @@ CITATION_STYLES = {
     # Paraphrase and inference: "a two-month freeze is fine", "reading the data back ... records", "the main
     # thing to act on now" (the last passed before rules 17 only by its page's title, which holds the id the
     # sentence cited).
-    ("lead-g3", "false alarm",
-     "You can freeze for between 1 and 3 months in each contract year, so a two-month freeze is fine."),
     ("multi-g2", "false alarm",
      "The main thing to act on now is notice: you need to tell your manager and the People Team in writing "
      "at least 8 weeks before your leave begins."),
@@ -1425,9 +1412,6 @@ CITATION_STYLES_EUROPEAN = {
     ('es-close-g4', 'false alarm',
      '**Alternativa:** si solo necesita una pausa, también puede congelar su cuota entre 1 y 3 meses por '
      'año de contrato.'),
-    ('fr-paren-g2', 'false alarm',
-     'Comme vous êtes abonné depuis 8 mois, vous êtes encore dans la durée minimale de 12 mois : des frais '
-     'de 49 € vous seront donc facturés.'),
     ('fr-paren-i2', 'false alarm',
      "N'oubliez pas de restituer la box et le décodeur dans les 30 jours suivant la résiliation."),
     ('it-prod-g6', 'false alarm',
@@ -2351,10 +2335,6 @@ CHATTY_ANSWERS_6 = {
      "hourly cap — and the cap for centre-based day care is $13.50."),
     ("en-g10", "false alarm",
      "Your daughter attends 30 hours a week, or 60 hours a fortnight, which is within that limit."),
-    ("en-g11", "false alarm",
-     "Renew the Family plan (2 TB for $9.99/month, shared by up to 6 members) or switch to Personal (200 "
-     "GB for $2.99/month), which would cover your 80 GB."),
-    ("en-g11", "false alarm", "The Free plan includes 15 GB, so with 80 GB you're over quota."),
     ("en-g11", "false alarm", "The short answer: your files won't be deleted any time soon."),
     ("en-g12", "false alarm",
      "**Early Bird wins** by €489 — and note the group discount can't be combined with Early Bird pricing, "
@@ -2383,8 +2363,6 @@ CHATTY_ANSWERS_6 = {
     ("en-g15", "false alarm",
      "**E-bike rides:** these cost extra per minute on every pass — $0.12/min with the monthly pass and "
      "$0.10/min with the annual, so a 25-minute e-bike ride would be $3.00 or $2.50."),
-    ("en-g15", "false alarm",
-     "**Monthly pass ($24):** unlimited rides up to 45 min, so your 25-min commute is fully covered."),
     ("en-g15", "false alarm", "**Pay-per-ride:** $1.25 + (25 × $0.20) = $6.25 per ride → **$62.50 a week**."),
     ("en-g15", "false alarm", "👉 **Annual wins** if you're commuting all year."),
     ("en-g2", "false alarm",
@@ -2448,9 +2426,6 @@ CHATTY_ANSWERS_6 = {
      "entirely."),
     ("en-i10", "false alarm",
      "For a 30-day supply filled on Nov 20, that's around day 23, so roughly **December 12–13**."),
-    ("en-i10", "false alarm",
-     "Good news — since you're 67, home delivery is free for you regardless of order amount."),
-    ("en-i10", "false alarm", "To cover a 2-month trip, you can ask for a **vacation supply override**."),
     ("en-i11", "false alarm", "So your total would be **£60**."),
     ("en-i11", "false alarm",
      "You'll need to report it within 2 working days of the scheduled collection — so if your collection "
@@ -2515,7 +2490,6 @@ CHATTY_ANSWERS_6 = {
      "**$175–$259** depending on whether your boyfriend is added free, plus the $500 hold on your card."),
     ("en-i8", "false alarm", "Additional drivers are normally $12/day, which would be **$84** for the week."),
     ("en-i8", "false alarm", "For 7 days that's **$175** (well under the $250 per-rental cap)."),
-    ("en-i8", "false alarm", "Since you're 23, a young driver surcharge of $25/day applies."),
     ("en-i9", "false alarm", "**Total: $116.00/month**"),
     ("en-i9", "false alarm", "**Total: $94.99/month**"),
     ("en-i9", "false alarm", "Energy: 200 kWh × $0.44 = $88.00"),

@@ -26,9 +26,8 @@ import scoring_corpus
 import ragmon
 from ragmon import Context, Example, LexicalJudge, scoring
 from ragmon.evaluation import evaluate_example
-from ragmon.judges import lexical
 from ragmon.model import ExampleResult
-from ragmon.text import claims, passage_sentences, passages, table_cells, terms
+from ragmon.text import bound_sentences, claims, own_figures, passage_sentences, passages, table_cells, terms
 from ragmon.text.cache import text_cache
 from ragmon.text.passages import Passage
 
@@ -136,7 +135,8 @@ def _tiny_caches(monkeypatch: pytest.MonkeyPatch) -> None:
     tiny(passages._cached_prepared, small(terms.prepare, passages._prepared_size, passages.SHORT))
     tiny(terms.profile, small(terms.read_profile, terms._held, terms.SHORT))
     tiny(claims.split_claims, small(claims._split_claims, claims._held, claims.SHORT))
-    for cached in (passage_sentences.sentences, table_cells.tables, table_cells.counts, lexical._sentences):
+    for cached in (passage_sentences.sentences, table_cells.tables, table_cells.counts,
+                   bound_sentences.bound_sentences, own_figures._bounding, own_figures._own):
         tiny(cached, functools.lru_cache(maxsize=1)(cached.__wrapped__))
     monkeypatch.setattr(terms.TERMS, "limit", 8)
     monkeypatch.setattr(terms, "_PAIRS_HELD", 4)
