@@ -208,19 +208,20 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
 
 def _users_own(claim: Claim, profile: TextProfile, question: str,
                contexts: Sequence[tuple[str, str, Passage]]) -> frozenset[float]:
-    """The user's own figures in the question that the claim restates to them (`own_figures`) and no
-    context states: one that does checks the claim as ever ("Holding three policies, you get 15% off" is
+    """The user's own figures in the question that the claim restates (`own_figures`) and no context
+    states: one that does checks the claim as ever ("Holding three policies, you get 15% off" is
     read against the page's "3 or more policies ... 15%", not against its "2 policies ... 10%", which
     shares more of its other words). Only where the contexts' bounds agree with what the claim makes of
     them (`agreed`)."""
     own = own_figures(question, profile) if question else _NO_FIGURES
-    if not own or not speaks_to_the_user(claim.text):
+    if not own:
         return _NO_FIGURES
     given = frozenset(figure for figure in own
                       if not any(read.states(frozenset((figure,))) for _, _, read in contexts))
     if not given:
         return given
-    return agreed(given, profile, negated(prepare(claim.text)), [text for _, text, _ in contexts])
+    return agreed(given, profile, negated(prepare(claim.text)), speaks_to_the_user(claim.text),
+                  [text for _, text, _ in contexts])
 
 
 _NO_FIGURES: frozenset[float] = frozenset()

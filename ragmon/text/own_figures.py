@@ -59,15 +59,16 @@ _NO_NUMBERS: frozenset[float] = frozenset()
 def _own(question: str) -> TextProfile:
     """The numbers of `question` within four words after a first-person word (and their units in the
     question, which may be past them: "My suitcase is 28 kg") or before "of us", but after an auxiliary's
-    inverted subject ("Can I return it after 40 days?"), after hearsay ("I was told I get 25 days") or in
-    a sentence asking to confirm it ("My contract is 12 months, right?"). Kept for the last few questions:
-    each claim of an answer asks for its question's, one after another."""
+    inverted subject ("Can I return it after 40 days?") or "if", after hearsay ("I was told I get 25
+    days") or in a sentence asking to confirm it ("My contract is 12 months, right?"). Kept for the last
+    few questions: each claim of an answer asks for its question's, one after another."""
     low = question.lower()
     numbers: set[float] = set()
     for person in _FIRST_PERSON.finditer(low):
         near = _NEAR.match(low, person.end())
         if near is None or _HEARSAY.search(near.group(), 0, _first_digit(near.group())) is not None or (
                 person.group() in _SUBJECTS and _ASKED.search(low, 0, person.start())) or (
+                _SUPPOSED.search(low, 0, person.start())) or (
                 _WHEN.search(near.group()) and _ASKING.search(low, 0, person.start())) or (
                 _CONFIRMING.search(low, near.end(), _sentence_end(low, near.end()))):
             continue
@@ -102,6 +103,8 @@ _CONFIRMING = deferred(
 _OF_US = deferred(r"(?<![\w.,])(\d+)\s+of\s+us(?![\w'’])")
 """The user's party counted before the first-person word: "There are 20 of us"."""
 _SUBJECTS = frozenset({"i", "we", "je", "nous", "ich", "wir", "yo"})
+_SUPPOSED = deferred(r"(?<![\w'’])(?:if|suppose|supposing|imagine|si|wenn|falls)[ \u00a0]+\Z")
+"""A supposition, not the user's fact: "How would a bank make money if I deposited 1 billion dollars?"."""
 _ASKED = deferred(r"(?<![\w'’])(?:can|could|do|does|did|will|would|should|may|am|shall)[ \u00a0]+\Z")
 """An auxiliary just before a subject pronoun (`_SUBJECTS`): the question asks what the user may do; not
 before a possessive ("Can my 15-year-old use the pool?" gives the child's age)."""
@@ -122,9 +125,10 @@ _HEARSAY = deferred(
 days of leave", "Can I return it after 40 days?", "J'ai droit à 5 retraits"), not a fact of their own."""
 
 
-def agreed(figures: frozenset[float], claim: TextProfile, denied: bool,
+def agreed(figures: frozenset[float], claim: TextProfile, denied: bool, addressed: bool,
            texts: Iterable[str]) -> frozenset[float]:
-    """The figures the pages' bounds let the claim (`denied`: negated) make of them. A page's clause
+    """The figures the pages' bounds let the claim (`denied`: negated; `addressed`: speaking to the user)
+    make of them. A page's clause
     bounding a number of a figure's kind ("at least 21", "16 and over", "12 to 25", "up to 2 dogs") says
     what holds for the figures it lets in, and its complement for those it keeps out. The clause closest to
     the claim (`_agrees`; ties to one disagreeing) must agree with it: let the figure in where both or
@@ -134,17 +138,19 @@ def agreed(figures: frozenset[float], claim: TextProfile, denied: bool,
     able to join you"). And a requirement it fails ("must be at least 21") keeps it out of any claim not
     negated, whichever clause the claim is closer to ("At 17 you can rent a car, though you'll pay a young
     driver surcharge", against "Drivers must be at least 21. Drivers under 25 pay a young driver
-    surcharge."). A page too long to read by sentence gives none (the figure is checked against it as any
-    number)."""
+    surcharge."). A claim not speaking to the user needs a clause letting the figure in ("At 14 she is
+    under the limit of 19", not "Items can be returned within 40 days" against a page giving no window):
+    it may be stating the user's figure as the page's rule. A page too long to read by sentence gives none
+    (the figure is checked against it as any number)."""
     texts = tuple(texts)
     if any(len(text) > LONGEST for text in texts):
         return frozenset()
     bounding = [clause for text in texts for clause in _bounding(text)]
     return frozenset(figure for figure in figures if _agrees(
-        figure, {unit for value, unit in claim.units if value == figure}, claim, denied, bounding))
+        figure, {unit for value, unit in claim.units if value == figure}, claim, denied, addressed, bounding))
 
 
-def _agrees(figure: float, units: set[str], claim: TextProfile, denied: bool,
+def _agrees(figure: float, units: set[str], claim: TextProfile, denied: bool, addressed: bool,
             clauses: list[_Bounding]) -> bool:
     """Whether the clauses bounding figures of this one's kind agree with what the claim makes of it
     (`agreed`). A figure given a unit ("80 GB", "your 15-year-old") is of the kind of the numbers sharing
@@ -175,7 +181,9 @@ def _agrees(figure: float, units: set[str], claim: TextProfile, denied: bool,
             agreeing = (closeness, clause)
     if agreeing is not None and not denied and _overruled(figure, units, agreeing[1], letting_in):
         return False
-    return disagreeing is None or (agreeing is not None and agreeing[0] > disagreeing)
+    if agreeing is None:
+        return disagreeing is None and addressed
+    return disagreeing is None or agreeing[0] > disagreeing
 
 
 def _kind(figure: float, units: set[str], clause: _Bounding) -> list[tuple[float, str]]:

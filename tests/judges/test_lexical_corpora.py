@@ -132,9 +132,6 @@ EUROPEAN_2 = {
     ("de-g5", "false alarm", "Andernfalls bleibt es bei 60 €."),
     ("es-i5", "false alarm", "Cuesta 19 € al día."),
     # The user's delay applied to the page's bands (95 or 75 minutes: no page's number).
-    ("de-g6", "false alarm",
-     "Ja, bei einer Verspätung von 95 Minuten am Zielbahnhof stehen Ihnen 25 % des Fahrpreises als "
-     "Entschädigung zu."),
     ("es-g4", "false alarm",
      "Con un retraso de 75 minutos te corresponde la devolución del 50 % del precio del billete, ya que el "
      "retraso está entre 60 y 119 minutos."),
@@ -1192,9 +1189,6 @@ LETTERS = {
     ("es-g1", "false alarm",
      "El importe máximo por operación en Bizum es de 1.000 €, por lo que no es posible enviar "
      "1.500 € en un único envío."),
-    ("es-i4", "false alarm",
-     "Para 5 dispositivos le recomendamos la licencia Familia, que protege hasta 10 dispositivos "
-     "y cuesta 49,99 € al año."),
     ("fr-g6", "false alarm", "Ta copine aura ses frais d'inscription de 49 € offerts."),
     ("fr-g7", "false alarm",
      "Après la résiliation, vos données sont encore conservées 90 jours avant d'être "
@@ -2319,9 +2313,6 @@ CHATTY_ANSWERS_6 = {
     ("en-g1", "false alarm",
      "**Short answer:** Unfortunately, neither the crown nor your daughter's braces are covered under Core."),
     ("en-g1", "false alarm",
-     "Since she's 14, she'd fall within the under-19 age limit, and Plus would pay 50% up to a $1,500 "
-     "lifetime maximum for her."),
-    ("en-g1", "false alarm",
      "👋 Thanks for reaching out — dental surprises are never fun, so let's sort out what your plan does."),
     ("en-g10", "false alarm",
      "Both of you meet the activity test of at least 16 hours per fortnight (you do around 40 hours a "
@@ -2340,7 +2331,6 @@ CHATTY_ANSWERS_6 = {
      "**Early Bird wins** by €489 — and note the group discount can't be combined with Early Bird pricing, "
      "and it only applies to the full passes, not the workshop add-on."),
     ("en-g12", "false alarm", "Great to hear your team wants to join us in Rotterdam!"),
-    ("en-g12", "false alarm", "Here's the comparison for 6 full passes + the workshop day (prices excl."),
     ("en-g12", "false alarm",
      "| Early Bird (by 31 Jan) | 6 × €590 = €3,540 | 6 × €180 = €1,080 | **€4,620** |"),
     ("en-g12", "false alarm",

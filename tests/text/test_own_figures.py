@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from ragmon import Context, EvalConfig, Example, LexicalJudge, evaluate
+from ragmon.text.own_figures import own_figures
 from ragmon.text.passage_sentences import LONGEST
+from ragmon.text.terms import profile
 
 RENTAL = ("Swift Car Rental - Requirements. Drivers must be at least 21 years old and have held a full "
           "licence for 1 year. Drivers under 25 pay a young driver surcharge of $25 per day.")
@@ -115,6 +117,10 @@ def _supported(answer: str, page: str, question: str) -> bool:
     ("At 62 your prescriptions are free.", PRESCRIPTIONS, "I'm 62 — should I buy a prepayment certificate?"),
     ("Yes, your 3 bikes fit on the rack.", "Valley Transit - Bikes. Each bus rack carries up to 4 bikes.",
      "We'd bring 3 bikes, is that allowed?"),
+    # Not to the user, but the page's under-19 clause lets 14 in.
+    ("At 14 she is under the age limit of 19, so orthodontia is covered at 50%.",
+     "Plus dental plan. Orthodontia is covered at 50% for dependent children under age 19.",
+     "My daughter is 14, is her orthodontia covered?"),
 ])
 def test_the_users_own_figure_restated_needs_no_page(answer: str, page: str, question: str) -> None:
     assert _supported(answer, page, question)
@@ -166,7 +172,8 @@ def test_the_users_own_figure_restated_needs_no_page(answer: str, page: str, que
     ("Sí, tu permanencia es de 12 meses.",
      "Telefónica Sur - Permanencia. Las tarifas con terminal tienen una permanencia de 24 meses.",
      "Mi permanencia es de 12 meses, ¿verdad?"),
-    # The answer states the user's figure as the page's rule, not to the user.
+    # The answer states the user's figure as the page's rule, not to the user, and no clause of the page
+    # lets it in.
     ("Items can be returned within 40 days for a full refund.",
      "Orion Electronics - Returns. Items can be returned for a full refund.",
      "I've had my headphones 40 days. Can I return them?"),
@@ -186,3 +193,13 @@ def test_a_page_too_long_to_read_by_sentence_gives_no_figure() -> None:
                           "7 and older.", page, question)
     assert _supported("Yes, your 9-year-old can be vaccinated, since the pharmacy vaccinates anyone aged 7 "
                       "and older.", page[:LONGEST - 100], question)
+
+
+@pytest.mark.parametrize(("question", "own"), [
+    ("I deposited 2 million dollars last week. Where does the interest come from?", {2_000_000.0}),
+    # A supposition is no fact of the user's: an answer working from it states what no page does.
+    ("How would a bank pay interest if I deposited 2 million dollars?", set()),
+    ("Was passiert, wenn ich 5 Tage zu spät zahle?", set()),
+])
+def test_a_figure_the_user_supposes_is_not_their_own(question: str, own: set[float]) -> None:
+    assert own_figures(question, profile("Your 2 million dollars or 5 Tage earn interest.")) == own
