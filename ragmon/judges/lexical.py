@@ -123,8 +123,8 @@ def _refuse_non_claims(claims: Sequence[object]) -> None:
 def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
              contexts: Sequence[tuple[str, str, Passage]],
              read_sentences: dict[str, tuple[Sentence, ...]], question: str) -> ClaimVerdict:
-    # The user's own figures restated to them ("so your 15-year-old qualifies") count towards the claim's
-    # numbers, as ever, but no page need state them.
+    # The user's own figures restated ("so your 15-year-old qualifies") count towards the claim's numbers,
+    # as ever, but no page need state them.
     all_numbers = claim_profile.numbers
     if all_numbers and (given := _users_own(claim, claim_profile, question, contexts)):
         claim_profile = TextProfile(claim_profile.terms, all_numbers - given, claim_profile.literals,
@@ -351,11 +351,11 @@ def _bounded_otherwise(bounded: Bounds, text: str) -> list[str]:
         if (not given or len(bounded.terms & read_terms(sentence)[0]) < bounded.needed
                 or not bounded.numbers <= read_profile(sentence).numbers):
             continue
-        negated = NEGATED.search(sentence) is not None
-        if bounded.negated and not negated:
+        sentence_negated = NEGATED.search(sentence) is not None
+        if bounded.negated and not sentence_negated:
             continue
         stated.update(given)
-        if negated != bounded.negated or _OTHERWISE.search(sentence) is not None:
+        if sentence_negated != bounded.negated or _OTHERWISE.search(sentence) is not None:
             stated.update((value, way) for value in values for way in ("more", "less"))
     return bounded_otherwise(bounded.given, frozenset(stated))
 
