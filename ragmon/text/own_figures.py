@@ -23,7 +23,8 @@ from ragmon.text.units import bounds, may_bound
 
 _FIRST_PERSON = deferred(
     r"(?<![\w'’])(?:i|i['’]m|i['’]ve|i['’]ll|i['’]d|my|me|we|we['’]re|we['’]ve|we['’]ll|we['’]d|our|us|je|j['’]ai|"
-    r"mon|ma|mes|nous|notre|nos|ich|mein(?:e[mnrs]?)?|wir|unser(?:e[mnrs]?)?|yo|mi|mis|tengo|nuestr[ao]s?)"
+    r"mon|ma|mes|nous|notre|nos|ich|mein(?:e[mnrs]?)?|wir|unser(?:e[mnrs]?)?|yo|mi|mis|tengo|tenemos|llevo|llevamos|somos|soy|"
+    r"estamos|nuestr[ao]s?)"
     r"(?![\w'’])")
 _NEAR = deferred(r"(?:[ \u00a0]+[^\s,.;:!?]+){1,4}")
 """Up to four words after a first-person word, within its clause: "my dog is 9", "I have worked here 4
@@ -73,7 +74,7 @@ def _own(question: str) -> TextProfile:
                 _CONFIRMING.search(low, near.end(), _sentence_end(low, near.end()))):
             continue
         numbers.update(profile(near.group()).numbers)
-    numbers.update(float(count) for count in _OF_US.findall(low))
+    numbers.update(number for count in _OF_US.findall(low) for number in profile(count).numbers)
     return TextProfile(frozenset(), frozenset(numbers), frozenset(),
                        frozenset(unit for unit in profile(question).units if unit[0] in numbers))
 
@@ -100,7 +101,7 @@ _CONFIRMING = deferred(
     r"c['’]est (?:bien )?ça|oder|nicht wahr|stimmt['’]?s|richtig)\s*\?\Z")
 """A question asking the page to confirm what the user believes ("My fee is 12 months, right?", "isn't it?",
 "¿verdad?", "c'est bien ça ?", "oder?"): its figures are the user's belief, not their own fact."""
-_OF_US = deferred(r"(?<![\w.,])(\d+)\s+of\s+us(?![\w'’])")
+_OF_US = deferred(r"(?<![\w.,])([\w-]+)\s+of\s+us(?![\w'’])")
 """The user's party counted before the first-person word: "There are 20 of us"."""
 _SUBJECTS = frozenset({"i", "we", "je", "nous", "ich", "wir", "yo"})
 _SUPPOSED = deferred(r"(?<![\w'’])(?:if|suppose|supposing|imagine|si|wenn|falls)[ \u00a0]+\Z")
@@ -298,8 +299,8 @@ _OTHER_AFTER = deferred(
     r"(?<![\w.,])(\d+)(?:\s+[^\W\d_]+){0,2}?\s+(?:(ou plus|et plus|oder mehr|und mehr|und älter|o más|y más)|"
     r"(ou moins|et moins|oder weniger|o menos|y menos))(?![\w'’])")
 _MAY_BOUND_OTHERWISE = deferred(
-    r"after|beyond|within|imum|plus|moins|jusqu|dès|mindestens|ab\b|über|mehr|bis|unter|weniger|höchstens|"
-    r"más|menos|hasta|desde|máximo|mayores|menores")
+    r"after|beyond|within|imum|plus|moins|jusqu|dès|partir|mindestens|ab\b|über|mehr|bis|unter|weniger|"
+    r"höchstens|más|menos|hasta|desde|máximo|mayores|menores")
 """Bounds `units.bounds` does not read, a claim's being compared with a page's words as written: in English
 a time's ("within 60 days", "after 5 years") and a word between ("a minimum stay of 3 nights"), and in
 French, German and Spanish ("groupes de 8 personnes ou plus", "moins de 8 personnes", "bis zu 2 Hunde", "a

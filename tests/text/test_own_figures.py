@@ -117,6 +117,13 @@ def _supported(answer: str, page: str, question: str) -> bool:
     ("At 62 your prescriptions are free.", PRESCRIPTIONS, "I'm 62 — should I buy a prepayment certificate?"),
     ("Yes, your 3 bikes fit on the rack.", "Valley Transit - Bikes. Each bus rack carries up to 4 bikes.",
      "We'd bring 3 bikes, is that allowed?"),
+    # A party counted in words before "of us", and a Spanish verb in the first person.
+    ("With five of you, you'll need a family cabin, which sleeps up to 6.",
+     "Lakeside Lodges - Cabins. Standard cabins sleep up to 4 people; family cabins sleep up to 6.",
+     "There are five of us. Which cabin should we book?"),
+    ("Con 7 años de antigüedad te corresponden 25 días de vacaciones.",
+     "Vacaciones. Cada empleado tiene 22 días al año; a partir de 5 años de antigüedad, 25 días.",
+     "Llevo 7 años en la empresa. ¿Cuántos días de vacaciones tengo?"),
     # Not to the user, but the page's under-19 clause lets 14 in.
     ("At 14 she is under the age limit of 19, so orthodontia is covered at 50%.",
      "Plus dental plan. Orthodontia is covered at 50% for dependent children under age 19.",
