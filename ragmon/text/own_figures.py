@@ -106,11 +106,11 @@ _OF_US = deferred(r"(?<![\w.,])([\w-]+)\s+of\s+us(?![\w'’])")
 _SUBJECTS = frozenset({"i", "we", "je", "nous", "ich", "wir", "yo"})
 _SUPPOSED = deferred(r"(?<![\w'’])(?:if|suppose|supposing|imagine|si|wenn|falls)[ \u00a0]+\Z")
 """A supposition, not the user's fact: "How would a bank make money if I deposited 1 billion dollars?"."""
-_ASKED = deferred(r"(?<![\w'’])(?:can|could|do|does|did|will|would|should|may|am|shall)[ \u00a0]+\Z")
+_AUXILIARIES = r"can|could|do|does|did|will|would|should|may|shall"
+_ASKED = deferred(r"(?<![\w'’])(?:" + _AUXILIARIES + r"|am)[ \u00a0]+\Z")
 """An auxiliary just before a subject pronoun (`_SUBJECTS`): the question asks what the user may do; not
 before a possessive ("Can my 15-year-old use the pool?" gives the child's age)."""
-_ASKING = deferred(r"(?:\A|[.!?]\s)\s*(?:can|could|do|does|did|will|would|should|may|shall)[ \u00a0]+(?:i|we)"
-                   r"(?![\w'’])[^.!?]*\Z")
+_ASKING = deferred(r"(?:\A|[.!?]\s)\s*(?:" + _AUXILIARIES + r")[ \u00a0]+(?:i|we)(?![\w'’])[^.!?]*\Z")
 _WHEN = deferred(r"(?<![\w'’])(?:within|after|before|by|until|in|for|over|under|past)[ \u00a0]+\d")
 """Under a question the user asks of what they may do, a possessive's figure after a preposition is
 asked of the page too: "Can I return my headphones within 40 days?" (not "Can I bring my 2 dogs?")."""
@@ -129,9 +129,9 @@ days of leave", "Can I return it after 40 days?", "J'ai droit à 5 retraits"), n
 def agreed(figures: frozenset[float], claim: TextProfile, denied: bool, addressed: bool,
            texts: Iterable[str]) -> frozenset[float]:
     """The figures the pages' bounds let the claim (`denied`: negated; `addressed`: speaking to the user)
-    make of them. A page's clause
-    bounding a number of a figure's kind ("at least 21", "16 and over", "12 to 25", "up to 2 dogs") says
-    what holds for the figures it lets in, and its complement for those it keeps out. The clause closest to
+    make of them. A page's clause bounding a number of a figure's kind ("at least 21", "16 and over", "12
+    to 25", "up to 2 dogs") says what holds for the figures it lets in, and its complement for those it
+    keeps out. The clause closest to
     the claim (`_agrees`; ties to one disagreeing) must agree with it: let the figure in where both or
     neither are negated ("Guests aged 14 and older may use the pool unaccompanied": "at 15 your daughter
     may use the pool unaccompanied"), keep it out where one is ("Bags over 32 kg are not accepted": "your
@@ -247,11 +247,11 @@ def _bounding(text: str) -> tuple[_Bounding, ...]:
     for sentence in bound_sentences(text):
         head: _Bounding | None = None  # the sentence's last clause with a bound
         for clause in _CLAUSE.split(sentence):
-            given = _bounds(clause)
-            if given:
+            bounded = _bounds(clause)
+            if bounded is not None:
                 if head is not None:
                     found.append(head)
-                read = read_profile(clause)
+                given, read = bounded
                 units: dict[float, set[str]] = {}
                 for value, unit in (*read.units, *((float(age), "y") for age in _AGED.findall(clause))):
                     units.setdefault(value, set()).add(unit)
@@ -265,23 +265,21 @@ def _bounding(text: str) -> tuple[_Bounding, ...]:
     return tuple(found)
 
 
-def _bounds(clause: str) -> frozenset[tuple[float, str]]:
+def _bounds(clause: str) -> tuple[frozenset[tuple[float, str]], TextProfile] | None:
     """The bounds a clause gives numbers, in its words (`units.bounds`, `_OTHER_BEFORE`, `_OTHER_AFTER`) and
-    as ranges (`_RANGE`)."""
+    as ranges (`_RANGE`), with what was read of the clause to find them; None where it gives none."""
     ranges = [(float(between or low), float(high)) for between, low, high in _RANGE.findall(clause)]
     if not ranges and not may_bound(clause) and not _MAY_BOUND_OTHERWISE.search(clause):
-        return _NO_BOUNDS
-    given = set(bounds(clause, read_profile(clause).numbers))
+        return None
+    read = read_profile(clause)
+    given = set(bounds(clause, read.numbers))
     given.update((float(number), "more" if more else "less")
                  for more, _, number in _OTHER_BEFORE.findall(clause))
     given.update((float(number), "more" if more else "less")
                  for number, more, _ in _OTHER_AFTER.findall(clause))
     given -= {(value, way) for value, way in given if (value, _OTHER[way]) in given}
     given.update(*(((low, "more"), (high, "less")) for low, high in ranges))
-    return frozenset(given)
-
-
-_NO_BOUNDS: frozenset[tuple[float, str]] = frozenset()
+    return (frozenset(given), read) if given else None
 
 
 _OTHER = {"more": "less", "less": "more"}
