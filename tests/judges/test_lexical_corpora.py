@@ -2098,9 +2098,6 @@ CHATTY_ANSWERS_7 = {
     ("en-i5", "false alarm",
      "It's £12 or 2.5% of the import charges, whichever is higher; 2.5% of £81.87 is about £2.05, so the "
      "£12 applies."),
-    ("en-i6", "false alarm",
-     "The good news is that on Universal Credit the limit is household income under £7,400 a year after "
-     "tax, not counting benefits, and at about £6,500 you're below that."),
     ("en-i8", "false alarm", "50% of £7,300 = **£3,650**"),
     ("en-i8", "false alarm", "Tuition excluding the deposit: £7,800 − £500 = £7,300"),
     ("en-i8", "false alarm", "🎉 Let's work out your refund."),

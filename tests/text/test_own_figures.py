@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragmon import Context, EvalConfig, Example, LexicalJudge, evaluate
-from ragmon.text.own_figures import own_figures
+from ragmon.text.own_figures import agreed, own_figures
 from ragmon.text.passage_sentences import LONGEST
 from ragmon.text.terms import profile
 
@@ -128,6 +128,26 @@ def _supported(answer: str, page: str, question: str) -> bool:
     ("At 14 she is under the age limit of 19, so orthodontia is covered at 50%.",
      "Plus dental plan. Orthodontia is covered at 50% for dependent children under age 19.",
      "My daughter is 14, is her orthodontia covered?"),
+    # A range in French, closing its sentence: 9 is "de 8 à 11 ans", not "à partir de 12 ans".
+    ("À 9 ans, votre fille peut faire le parcours bleu.",
+     "Parc Les Cimes. Le parcours rouge est accessible à partir de 12 ans. Les enfants de 8 à 11 ans "
+     "peuvent faire le parcours bleu.", "Ma fille a 9 ans, quel parcours peut-elle faire ?"),
+    # "6 months to 5 years": the months are the first number's, not the second's; 18 months is under 2
+    # years' kind only in years, which the page does not say of 2.
+    ("At 18 months your son would be placed in the nursery room.",
+     "Pinecone Daycare. We care for children from 6 months to 5 years old. Children under 2 are placed in"
+     " the nursery room.", "My son is 18 months old, which room would he be in?"),
+    # An age given as "is ten", restated as "10-year-old", is the page's "aged 8 and over"'s kind.
+    ("Your 10-year-old cat qualifies for the Senior Wellness package.",
+     "Orchard Vet Clinic. Cats aged 8 and over qualify for the Senior Wellness package at $120.",
+     "My cat is ten, which checkup can I book?"),
+    # Figures written with a thousands separator or a decimal point, and time gone by "it's been".
+    ("Yes, your $7,500 of spending earns 1% cashback.",
+     "Brightstar Card. Cardholders who spend over $5,000 a year earn 1% cashback.",
+     "I spent $7,500 on my card this year, do I earn cashback?"),
+    ("At 8.5 kg, your box counts as a medium parcel.", SIZES, "My box weighs 8.5 kg, which size band is it?"),
+    ("Yes, at 20 days you're within the 30-day window for a full refund.", RETURNS,
+     "It's been 20 days since my lamp was delivered. Can I return it?"),
 ])
 def test_the_users_own_figure_restated_needs_no_page(answer: str, page: str, question: str) -> None:
     assert _supported(answer, page, question)
@@ -179,6 +199,16 @@ def test_the_users_own_figure_restated_needs_no_page(answer: str, page: str, que
     ("Sí, tu permanencia es de 12 meses.",
      "Telefónica Sur - Permanencia. Las tarifas con terminal tienen una permanencia de 24 meses.",
      "Mi permanencia es de 12 meses, ¿verdad?"),
+    # A range closing its sentence bounds as any: 30 is over "aged 17 to 25".
+    ("Yes, at 30 you can open a Student Account as a full-time student.",
+     "Cornerstone Bank - Student Account. The Student Account is open to full-time students aged 17 to 25.",
+     "I'm 30 and a full-time student, can I open one?"),
+    # "with no monthly fee" says what comes with the account, it denies nothing: 26 is over 24.
+    ("Full-time students aged 26 can open a student account with no monthly fee.",
+     "Summit Bank. Student accounts are open to full-time students aged 17 to 24. There is no monthly fee.",
+     "I'm 26 and a full-time student. Can I open a student account?"),
+    ("Yes, at 40 days you're within the window for a full refund.", RETURNS,
+     "It's been 40 days since my lamp was delivered. Can I return it?"),
     # The answer states the user's figure as the page's rule, not to the user, and no clause of the page
     # lets it in.
     ("Items can be returned within 40 days for a full refund.",
@@ -210,3 +240,41 @@ def test_a_page_too_long_to_read_by_sentence_gives_no_figure() -> None:
 ])
 def test_a_figure_the_user_supposes_is_not_their_own(question: str, own: set[float]) -> None:
     assert own_figures(question, profile("Your 2 million dollars or 5 Tage earn interest.")) == own
+
+
+@pytest.mark.parametrize(("figure", "claim", "page", "agreeing"), [
+    # An age against a page writing its ages without a unit, as pages often do: 8 is under "10 and
+    # older", 12 is not.
+    (8.0, "Your 8-year-old may swim without a parent.", "Swim School. Children 10 and older may swim "
+     "without a parent.", False),
+    (12.0, "Your 12-year-old may swim without a parent.", "Swim School. Children 10 and older may swim "
+     "without a parent.", True),
+    # Not so a weight: "a maximum of 4 people" bounds no 12 kg bike.
+    (12.0, "Your 12 kg bike goes as luggage.", "Redline Trains. Folding bikes under 20 kg go as luggage. A "
+     "maximum of 4 people may share a bike space.", True),
+    # A range's unit, written once, is both ends': 20 kg is under "between 23 and 32 kg", $72 over "from $35
+    # to 59".
+    (20.0, "Your 20 kg bag pays the €75 overweight fee.", "AeroJet. Bags between 23 and 32 kg pay an "
+     "overweight fee of €75.", False),
+    (72.0, "Your $72 order pays the $4.99 delivery fee.", "Harvest Grocery. Orders from $35 to 59 pay a "
+     "$4.99 delivery fee.", False),
+    # A range in Spanish: 7 is "de 4 a 11 años", not "menores de 4" nor "a partir de 12".
+    (7.0, "Su hija de 7 años paga 15 € por noche.", "Hotel Costa Azul. Los niños menores de 4 años se "
+     "alojan gratis. Los niños de 4 a 11 años pagan 15 € por noche. A partir de 12 años se aplica la "
+     "tarifa de adulto.", True),
+])
+def test_the_pages_bounds_on_the_figures_kind_decide(figure: float, claim: str, page: str,
+                                                     agreeing: bool) -> None:
+    given = agreed(frozenset((figure,)), profile(claim), denied=False, addressed=True, texts=[page])
+    assert given == ({figure} if agreeing else set())
+
+
+@pytest.mark.parametrize(("question", "own"), [
+    ("My son is 9, what does he pay?", {9.0}),
+    ("My daughter's 9 now. What does she pay?", {9.0}),
+    ("Ich bin 9 und komme mit meinem Vater.", {9.0}),
+    # A count, not an age: no "9-year-old" of the user's.
+    ("My order is 9 items, what does it cost?", set()),
+])
+def test_an_age_the_user_states_without_a_unit_is_restated_in_years(question: str, own: set[float]) -> None:
+    assert own_figures(question, profile("Your 9-year-old pays half.")) == own
