@@ -9,10 +9,12 @@ import re
 
 from ragmon.text.terms import prepare
 
-NEGATED = re.compile(r"n't\b|\bnever\b|\bcannot\b|\bnot\b(?!\s+(?:more|less|fewer)\s+than|\s+exceeding)")
+NEGATED = re.compile(r"n't\b|\bnever\b|\bcannot\b(?!\s+exceed)"
+                     r"|\bnot\b(?!\s+(?:more|less|fewer)\s+than|\s+exceed)")
 """A negation: a claim with one states the complement of a sentence without ("you can't apply if you're
 under 18", from "you must be at least 18"), not a turned copy of it, so it is compared with negated
-sentences only ("Orders under $50 don't ship free" against "Orders over $50 don't ship free")."""
+sentences only ("Orders under $50 don't ship free" against "Orders over $50 don't ship free"). Not the
+"not" of a bound ("no more than 6", "must not exceed 7 kg", "cannot exceed 7 kg")."""
 
 
 @functools.lru_cache(maxsize=16)

@@ -444,9 +444,10 @@ UNIT_WORDS = {"s": "second", "min": "minute", "h": "hour", "d": "day", "w": "wee
 
 
 _MORE = ("over", "above", "more than", "greater than", "at least", "minimum", "no less than",
-         "not less than", "no fewer than", "in excess of", "upwards of", "exceeding")
+         "not less than", "no fewer than", "in excess of", "upwards of", "exceeding", "exceed",
+         "exceeds")
 _LESS = ("under", "below", "less than", "fewer than", "up to", "at most", "maximum", "max", "no more than",
-         "not more than", "not exceeding")
+         "not more than", "not exceeding", "not exceed", "cannot exceed")
 _MORE_AFTER = ("or more", "or over", "or above", "or higher", "or greater", "or older", "and up",
                "and over", "and above", "and older")
 _LESS_AFTER = ("or less", "or fewer", "or under", "or below", "or lower", "or younger", "and under",

@@ -540,6 +540,11 @@ def test_a_document_too_large_for_the_caches_is_let_go_once_its_example_is_judge
      "Guests aged 12 and younger must be accompanied by an adult.", "under 12, not over 12"),
     ("Orthodontia is covered for dependent children over age 19 only.",
      "Orthodontia is covered for dependent children under age 19 only.", "under 19, not over 19"),
+    # "exceed" was no bound, and "not exceed" a negation: each claim held every term and number of its page.
+    ("Cabin bags must exceed 7 kg.", "Cabin bags must not exceed 7 kg.", "under 7, not over 7"),
+    ("Cabin bags must be at least 7 kg.", "Cabin bags cannot exceed 7 kg.", "under 7, not over 7"),
+    ("A bag that weighs under 23 kg pays a fee.", "A bag that exceeds 23 kg pays a fee.",
+     "over 23, not under 23"),
 ])
 def test_a_bound_turned_the_other_way_is_unsupported(answer: str, context: str, says: str) -> None:
     [verdict] = verdicts(LexicalJudge(), example(answer, context))
@@ -577,6 +582,8 @@ def test_a_bound_turned_the_other_way_is_unsupported(answer: str, context: str, 
     ("Just make sure you skip at least 5 days before your delivery date.",
      "You can skip a week up to 5 days before your delivery date."),
     ("Orders under $50 don't ship free today.", "Orders over $50 ship free."),
+    ("Cabin bags may weigh up to 7 kg.", "Cabin bags must not exceed 7 kg."),
+    ("Bags over 23 kg pay a fee.", "Bags that exceed 23 kg pay a fee."),
 ])
 def test_a_bound_given_the_same_way_or_its_complement_is_supported(answer: str, context: str) -> None:
     assert [v.supported for v in verdicts(LexicalJudge(), example(answer, context))] == [True]

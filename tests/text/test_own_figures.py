@@ -49,6 +49,8 @@ TICKETS = ("Gala Concerts - Limits. Customers may buy no more than 6 tickets per
            " the limit are cancelled.")
 TRANSFERS = ("Keystone Card - Balance transfers. The 0% offer applies to transfers made within 60 days of"
              " account opening. Later transfers are charged at 24.9% APR.")
+CABIN = ("Breeze Airways - Cabin bags. Each passenger may bring one cabin bag within the allowance. Cabin "
+         "bags must not exceed 7 kg.")
 RETURNS = "Orion Electronics - Returns. Items can be returned within 30 days of delivery for a full refund."
 
 
@@ -145,6 +147,7 @@ def _supported(answer: str, page: str, question: str) -> bool:
     ("Yes, your $7,500 of spending earns 1% cashback.",
      "Brightstar Card. Cardholders who spend over $5,000 a year earn 1% cashback.",
      "I spent $7,500 on my card this year, do I earn cashback?"),
+    ("Yes, your 6.5 kg cabin bag is within the allowance.", CABIN, "My cabin bag is 6.5 kg, is that OK?"),
     ("At 8.5 kg, your box counts as a medium parcel.", SIZES, "My box weighs 8.5 kg, which size band is it?"),
     ("Yes, at 20 days you're within the 30-day window for a full refund.", RETURNS,
      "It's been 20 days since my lamp was delivered. Can I return it?"),
@@ -207,6 +210,8 @@ def test_the_users_own_figure_restated_needs_no_page(answer: str, page: str, que
     ("Full-time students aged 26 can open a student account with no monthly fee.",
      "Summit Bank. Student accounts are open to full-time students aged 17 to 24. There is no monthly fee.",
      "I'm 26 and a full-time student. Can I open a student account?"),
+    # "must not exceed" bounds: 7.4 kg is over 7 kg.
+    ("Yes, your 7.4 kg cabin bag is within the allowance.", CABIN, "My cabin bag is 7.4 kg, is that OK?"),
     ("Yes, at 40 days you're within the window for a full refund.", RETURNS,
      "It's been 40 days since my lamp was delivered. Can I return it?"),
     # The answer states the user's figure as the page's rule, not to the user, and no clause of the page
