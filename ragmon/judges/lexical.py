@@ -23,7 +23,7 @@ from ragmon.text import how_often
 from ragmon.text.bound_sentences import NEGATED, bound_sentences
 from ragmon.text.claims import claim_profile
 from ragmon.text.numbers import shown
-from ragmon.text.own_figures import agreed, negated, own_figures, speaks_to_the_user
+from ragmon.text.own_figures import ages_spelled, agreed, negated, own_figures, speaks_to_the_user
 from ragmon.text.passage_sentences import (
     LONGEST,
     NO_STANCE,
@@ -127,7 +127,8 @@ def _verdict(claim: Claim, claim_profile: TextProfile, threshold: float,
     # as ever, but no page need state them.
     all_numbers = claim_profile.numbers
     if all_numbers and (given := _users_own(claim, claim_profile, question, contexts)):
-        claim_profile = TextProfile(claim_profile.terms, all_numbers - given, claim_profile.literals,
+        claim_profile = TextProfile(claim_profile.terms - ages_spelled(claim.text, given),
+                                    all_numbers - given, claim_profile.literals,
                                     frozenset(unit for unit in claim_profile.units if unit[0] not in given))
     terms, numbers, named, measured = (claim_profile.terms, claim_profile.numbers, claim_profile.literals,
                                        claim_profile.units)

@@ -82,6 +82,17 @@ def _own(question: str) -> TextProfile:
     return TextProfile(frozenset(), frozenset(numbers), frozenset(), frozenset(units))
 
 
+def ages_spelled(claim: str, figures: frozenset[float]) -> frozenset[str]:
+    """The terms of "N-year-old" ("your 15-year-old", "a 10-week-old puppy") where N is one of the user's own
+    figures: the figure's unit written out, which a page bounding ages ("aged 16 and over") need not
+    hold any more than the figure."""
+    return frozenset(term for number, unit in _AGE_SPELLED.findall(claim.lower()) if float(number) in figures
+                     for term in (unit, "old"))
+
+
+_AGE_SPELLED = deferred(r"(?<![\w.,])(\d+)[- \u00a0](year|month|week)s?[- \u00a0]old(?![\w'’])")
+
+
 def _first_digit(text: str) -> int:
     """Where the first digit of `text` is, or its end: hearsay after the figure ("I'm 62 — should I buy a
     certificate?") is not about it."""

@@ -28,6 +28,7 @@ UNIT_NAMES = {
     "mg": "mg", "milligram": "mg", "milligrams": "mg",
     "mcg": "mcg", "µg": "mcg", "μg": "mcg", "ug": "mcg", "microgram": "mcg", "micrograms": "mcg",
     "g": "g", "gram": "g", "grams": "g", "kg": "kg", "kilogram": "kg", "kilograms": "kg",
+    "kgs": "kg", "kilo": "kg", "kilos": "kg",
     "ml": "ml", "milliliter": "ml", "milliliters": "ml", "millilitre": "ml", "millilitres": "ml",
     "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb", "pb": "pb", "kib": "kb", "mib": "mb", "gib": "gb",
     "tib": "tb", "kilobytes": "kb", "megabytes": "mb", "gigabytes": "gb", "terabytes": "tb",

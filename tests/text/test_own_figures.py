@@ -49,6 +49,7 @@ TICKETS = ("Gala Concerts - Limits. Customers may buy no more than 6 tickets per
            " the limit are cancelled.")
 TRANSFERS = ("Keystone Card - Balance transfers. The 0% offer applies to transfers made within 60 days of"
              " account opening. Later transfers are charged at 24.9% APR.")
+SAUNA = "Linden Health Club - Sauna. The sauna is limited to members 16 and older."
 CABIN = ("Breeze Airways - Cabin bags. Each passenger may bring one cabin bag within the allowance. Cabin "
          "bags must not exceed 7 kg.")
 RETURNS = "Orion Electronics - Returns. Items can be returned within 30 days of delivery for a full refund."
@@ -148,6 +149,13 @@ def _supported(answer: str, page: str, question: str) -> bool:
      "Brightstar Card. Cardholders who spend over $5,000 a year earn 1% cashback.",
      "I spent $7,500 on my card this year, do I earn cashback?"),
     ("Yes, your 6.5 kg cabin bag is within the allowance.", CABIN, "My cabin bag is 6.5 kg, is that OK?"),
+    # "year" and "old" spell the user's figure's unit out, and need no page any more than 15 does.
+    ("Unfortunately your 15-year-old can't use the sauna yet, since it's limited to members 16 and older.",
+     SAUNA, "Can my 15-year-old use the sauna with me?"),
+    ("Since your puppy is 10 weeks old, he can join the puppy class.", "Paws Academy. The puppy class is "
+     "open to puppies from 8 weeks up to 16 weeks.", "My puppy is 10 weeks old, can he join?"),
+    # "kilos" is a unit, the question's as the answer's "kg".
+    ("Yes, your 6 kg cabin bag is within the allowance.", CABIN, "My cabin bag weighs 6 kilos, is that OK?"),
     ("At 8.5 kg, your box counts as a medium parcel.", SIZES, "My box weighs 8.5 kg, which size band is it?"),
     ("Yes, at 20 days you're within the 30-day window for a full refund.", RETURNS,
      "It's been 20 days since my lamp was delivered. Can I return it?"),
@@ -206,6 +214,7 @@ def test_the_users_own_figure_restated_needs_no_page(answer: str, page: str, que
     ("Yes, at 30 you can open a Student Account as a full-time student.",
      "Cornerstone Bank - Student Account. The Student Account is open to full-time students aged 17 to 25.",
      "I'm 30 and a full-time student, can I open one?"),
+    ("Your 15-year-old can use the sauna with you.", SAUNA, "Can my 15-year-old use the sauna with me?"),
     # "with no monthly fee" says what comes with the account, it denies nothing: 26 is over 24.
     ("Full-time students aged 26 can open a student account with no monthly fee.",
      "Summit Bank. Student accounts are open to full-time students aged 17 to 24. There is no monthly fee.",

@@ -125,6 +125,10 @@ def test_units_are_read_in_the_other_european_languages() -> None:
     # "a.m." holds no "am": the claim read no unit, and the page's 5 (in the afternoon) stated it.
     ("The store closes at 5 a.m.", "The store closes at 5 p.m.", "5 am"),
     ("The bag weighs 5 lb.", "The bag weighs 5 kg.", "5 lb"),
+    # "kilos" was read as no unit, and passed on the number.
+    ("The bag weighs 5 kilos.", "The bag weighs 5 lb.", "5 kg"),
+    ("Each box weighs 5 kgs.", "Each box weighs 5 lb.", "5 kg"),
+    ("The 5 kilo bag ships free.", "The 5 lb bag ships free.", "5 kg"),
     ("The cable is 5 feet long.", "The cable is 5 metres long.", "5 ft"),
     ("The tank holds 5 gallons.", "The tank holds 5 liters.", "5 gal"),
     ("The car reaches 100 mph.", "The car reaches 100 km/h.", "100 mph"),
