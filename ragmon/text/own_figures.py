@@ -209,7 +209,8 @@ def _agrees(figure: float, units: set[str], claim: TextProfile, denied: bool, ad
 
 
 def _kind(figure: float, units: set[str], clause: _Bounding) -> list[tuple[float, str]]:
-    """The clause's bounds on numbers of the figure's kind (`_agrees`)."""
+    """The clause's bounds on numbers of the figure's kind (`_agrees`): sharing a unit with it, or, for an
+    age, written with none ("Children 10 and older"), as pages write ages."""
     return [(value, way) for value, way in clause.bounds if value != figure and (
         not units or not units.isdisjoint(clause.units.get(value, ()))
         or ("y" in units and value not in clause.units))]
@@ -332,7 +333,9 @@ _RANGE = deferred(
     r"|(\d+)(?:\s?[^\W\d_]{1,6})?\s*(?:-|–|to)\s*)"
     r"(?:[^\W\d_]{1,6}\s)?(\d+)(?!\w|[.,]\d)")
 """A range: "aged 12 to 25", "1-4 nights", "between 23 kg and 32 kg", "over 30 kg and up to 50 kg", "from
-over 2 kg up to 10 kg", "from day 15 to day 30"."""
+over 2 kg up to 10 kg", "from day 15 to day 30", "de 8 à 11 ans", "de 4 a 11 años", "von 6 bis 17". Its
+second number may close the sentence ("for ages 4 to 14."): only a digit after a point or comma goes on
+with it."""
 _AGED = deferred(r"\bage[ds]?\s+(?:of\s+)?(?:[a-z]+\s+)?(\d+)(?!\w|[.,]\d)")
 """An age without a unit ("aged 16 and over", "under age 19", "ages 12 to 25"): of a figure's kind given in
 years ("your 15-year-old")."""
