@@ -60,7 +60,8 @@ _NO_NUMBERS: frozenset[float] = frozenset()
 @functools.lru_cache(maxsize=4)
 def _own(question: str) -> TextProfile:
     """The numbers of `question` within four words after a first-person word (and their units in the
-    question, which may be past them: "My suitcase is 28 kg") or before "of us", but after an auxiliary's
+    question, which may be past them: "My suitcase is 28 kg", or years for an age stated without one,
+    `_AGE_STATED`) or before "of us", but after an auxiliary's
     inverted subject ("Can I return it after 40 days?") or "if", after hearsay ("I was told I get 25
     days") or in a sentence asking to confirm it ("My contract is 12 months, right?"). Kept for the last
     few questions: each claim of an answer asks for its question's, one after another."""
@@ -120,8 +121,10 @@ _AGE_STATED = deferred(
     r"(?=\s*(?:[,;:!?)\-–—]|\.(?!\d)|\Z|(?:and|now|today|years?|yrs?|yo|but|so|next|this|in|und|et|y|jahre|ans|"
     r"años)(?![\w'’])))")
 """A figure stated as the user's or their family's age, with no unit ("My son is 11", "I'm 22 and a
-student", "she's 9 now"): of the kind of the page's ages ("Group lessons are for ages 4 to 14"), not of
-"a maximum of 8 students" nor of "$150", and restated by an answer as "your 11-year-old"."""
+student", "she's 9 now"): restated by an answer as "your 11-year-old", and of the kind of the page's ages
+("Group lessons are for ages 4 to 14") and of its numbers written with no unit, as pages write ages
+("Children 10 and older"; so also "a maximum of 8 students", which cannot be told from them), not of
+"$150"."""
 _OF_US = deferred(r"(?<![\w.,])([\w-]+)\s+of\s+us(?![\w'’])")
 """The user's party counted before the first-person word: "There are 20 of us"."""
 _SUBJECTS = frozenset({"i", "we", "je", "nous", "ich", "wir", "yo"})
